@@ -1,0 +1,95 @@
+import type { Kysely } from 'kysely';
+import type { ApiKeyTable, DB, SubscriptionTable } from '../db/schema.ts';
+
+export interface KeyOwnerRow {
+  key_id: string;
+  revoked_at: number | null;
+  last_used_at: number | null;
+  account_id: string;
+  email: string;
+  plan: string;
+  period_start: number;
+  period_end: number | null;
+  cancelled_at: number | null;
+}
+
+/** Database access for accounts, subscriptions and keys; no business rules here. */
+export class AccountsRepository {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  async createAccount(
+    account: { id: string; email: string; created_at: number },
+    subscription: SubscriptionTable,
+  ): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('accounts').values(account).execute();
+      await trx.insertInto('subscriptions').values(subscription).execute();
+    });
+  }
+
+  findAccountByEmail(email: string) {
+    return this.db.selectFrom('accounts').selectAll().where('email', '=', email).executeTakeFirst();
+  }
+
+  findSubscription(accountId: string) {
+    return this.db.selectFrom('subscriptions').selectAll().where('account_id', '=', accountId).executeTakeFirst();
+  }
+
+  async updateSubscription(accountId: string, changes: Partial<SubscriptionTable>): Promise<void> {
+    await this.db.updateTable('subscriptions').set(changes).where('account_id', '=', accountId).execute();
+  }
+
+  async insertKey(key: ApiKeyTable): Promise<void> {
+    await this.db.insertInto('api_keys').values(key).execute();
+  }
+
+  listKeys(accountId: string) {
+    return this.db
+      .selectFrom('api_keys')
+      .select(['id', 'prefix', 'name', 'created_at', 'last_used_at', 'revoked_at'])
+      .where('account_id', '=', accountId)
+      .orderBy('created_at', 'asc')
+      .orderBy('id', 'asc')
+      .execute();
+  }
+
+  findKey(keyId: string) {
+    return this.db.selectFrom('api_keys').selectAll().where('id', '=', keyId).executeTakeFirst();
+  }
+
+  /** Marks a key revoked; returns false when it does not exist or was already revoked. */
+  async revokeKey(keyId: string, at: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('api_keys')
+      .set({ revoked_at: at })
+      .where('id', '=', keyId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  /** The key with its account and subscription, in one query: the hot path of every call. */
+  findKeyOwnerByHash(keyHash: string): Promise<KeyOwnerRow | undefined> {
+    return this.db
+      .selectFrom('api_keys')
+      .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+      .innerJoin('subscriptions', 'subscriptions.account_id', 'api_keys.account_id')
+      .select([
+        'api_keys.id as key_id',
+        'api_keys.revoked_at',
+        'api_keys.last_used_at',
+        'accounts.id as account_id',
+        'accounts.email',
+        'subscriptions.plan',
+        'subscriptions.period_start',
+        'subscriptions.period_end',
+        'subscriptions.cancelled_at',
+      ])
+      .where('api_keys.key_hash', '=', keyHash)
+      .executeTakeFirst();
+  }
+
+  async touchKey(keyId: string, at: number): Promise<void> {
+    await this.db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', keyId).execute();
+  }
+}

@@ -1,0 +1,215 @@
+import { AppError, type Clock } from '@repo/server-kit';
+import type { Caller } from '../http/route-config.ts';
+import type { AccountsRepository } from './accounts-repository.ts';
+import { generateApiKey, hashApiKey, isWellFormedApiKey } from './api-keys.ts';
+import { addUtcMonths, type EffectiveSubscription, effectiveSubscription } from './billing.ts';
+import { normalizeEmail } from './email.ts';
+import { newId } from './ids.ts';
+import { isPaid, isPlanId, PLAN_IDS, PLANS, type Plan, type PlanId } from './plans.ts';
+
+/** How often `last_used_at` is written for a busy key: once a minute is enough to show. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export interface IssuedKey {
+  key_id: string;
+  /** The only time the key is ever shown. */
+  key: string;
+  prefix: string;
+}
+
+export interface AccountSummary {
+  account_id: string;
+  email: string;
+  plan: PlanId;
+  subscription: EffectiveSubscription;
+}
+
+const unauthorized = (code: 'missing_key' | 'invalid_key' | 'key_revoked', message: string) =>
+  new AppError(401, code, message, {
+    headers: { 'WWW-Authenticate': `Bearer realm="domain-intel", error="invalid_token"` },
+  });
+
+/** Accounts, subscriptions and API keys: the rules. Storage is the repository's. */
+export class AccountsService {
+  constructor(
+    private readonly repository: AccountsRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async signUp(input: { email: unknown; plan?: PlanId }): Promise<{ account: AccountSummary; key: IssuedKey }> {
+    const email = normalizeEmail(input.email);
+    const plan = PLANS[input.plan ?? 'free'];
+    if (await this.repository.findAccountByEmail(email)) {
+      throw new AppError(409, 'email_taken', `An account with ${email} already exists. Sign in with its key instead.`);
+    }
+    const now = this.clock.now();
+    const accountId = newId('acc');
+    try {
+      await this.repository.createAccount(
+        { id: accountId, email, created_at: now },
+        { account_id: accountId, plan: plan.id, ...this.#newPeriod(plan, now), cancelled_at: null, updated_at: now },
+      );
+    } catch (error) {
+      // Two sign-ups with one address at the same moment: the unique index decides.
+      if (await this.repository.findAccountByEmail(email)) {
+        throw new AppError(409, 'email_taken', `An account with ${email} already exists.`, { cause: error });
+      }
+      throw error;
+    }
+    const key = await this.#issueKey(accountId, 'default');
+    return { account: await this.summary(email), key };
+  }
+
+  async summary(emailInput: string): Promise<AccountSummary> {
+    const email = normalizeEmail(emailInput);
+    const account = await this.repository.findAccountByEmail(email);
+    if (!account) throw new AppError(404, 'account_not_found', `No account with ${email}.`);
+    const subscription = await this.repository.findSubscription(account.id);
+    if (!subscription) throw new Error(`account ${account.id} has no subscription row`);
+    const plan = planOf(subscription.plan);
+    return {
+      account_id: account.id,
+      email,
+      plan: plan.id,
+      subscription: effectiveSubscription(plan, subscription, this.clock.now()),
+    };
+  }
+
+  async createKey(email: string, name = 'default'): Promise<IssuedKey> {
+    const { account_id } = await this.summary(email);
+    return this.#issueKey(account_id, name);
+  }
+
+  async listKeys(email: string) {
+    const { account_id } = await this.summary(email);
+    const keys = await this.repository.listKeys(account_id);
+    return keys.map((key) => ({
+      key_id: key.id,
+      prefix: key.prefix,
+      name: key.name,
+      created_at: iso(key.created_at),
+      last_used_at: key.last_used_at === null ? null : iso(key.last_used_at),
+      revoked_at: key.revoked_at === null ? null : iso(key.revoked_at),
+    }));
+  }
+
+  async revokeKey(email: string, keyId: string): Promise<void> {
+    const key = await this.#ownedKey(email, keyId);
+    if (!(await this.repository.revokeKey(key.id, this.clock.now()))) {
+      throw new AppError(409, 'key_already_revoked', `Key ${keyId} is already revoked.`);
+    }
+  }
+
+  /** A new key with the old one's name; the old one stops working at once. */
+  async rotateKey(email: string, keyId: string): Promise<IssuedKey> {
+    const key = await this.#ownedKey(email, keyId);
+    if (key.revoked_at !== null) throw new AppError(409, 'key_already_revoked', `Key ${keyId} is revoked.`);
+    const issued = await this.#issueKey(key.account_id, key.name);
+    await this.repository.revokeKey(key.id, this.clock.now());
+    return issued;
+  }
+
+  /** Upgrade or downgrade, effective now with a new billing period; clears a pending cancellation. */
+  async setPlan(email: string, planId: string): Promise<AccountSummary> {
+    if (!isPlanId(planId)) {
+      throw new AppError(400, 'invalid_plan', `Unknown plan "${planId}". Plans: ${PLAN_IDS.join(', ')}.`);
+    }
+    const { account_id } = await this.summary(email);
+    const now = this.clock.now();
+    const plan = PLANS[planId];
+    await this.repository.updateSubscription(account_id, {
+      plan: plan.id,
+      ...this.#newPeriod(plan, now),
+      cancelled_at: null,
+      updated_at: now,
+    });
+    return this.summary(email);
+  }
+
+  /** Cancels a paid plan: its keys keep working until the end of the billing period. */
+  async cancelSubscription(email: string): Promise<AccountSummary> {
+    const summary = await this.summary(email);
+    const plan = PLANS[summary.plan];
+    if (!isPaid(plan)) {
+      throw new AppError(409, 'nothing_to_cancel', 'The Free plan has no subscription to cancel; it never expires.');
+    }
+    if (summary.subscription.status !== 'active') {
+      throw new AppError(409, 'already_cancelled', 'This subscription is already cancelled.');
+    }
+    const now = this.clock.now();
+    await this.repository.updateSubscription(summary.account_id, {
+      // Pin the renewed period so the cancellation ends it, not the first period ever billed.
+      period_start: summary.subscription.periodStart,
+      period_end: summary.subscription.periodEnd,
+      cancelled_at: now,
+      updated_at: now,
+    });
+    return this.summary(email);
+  }
+
+  /** Resolves the Authorization header to a caller, or throws the 401 that says why not. */
+  async authenticate(authorization: string | undefined): Promise<Caller> {
+    const key = parseBearer(authorization);
+    if (!isWellFormedApiKey(key)) throw unauthorized('invalid_key', 'The API key is not valid.');
+    const owner = await this.repository.findKeyOwnerByHash(hashApiKey(key));
+    if (!owner) throw unauthorized('invalid_key', 'The API key is not valid.');
+    if (owner.revoked_at !== null) throw unauthorized('key_revoked', 'This API key has been revoked.');
+    const plan = planOf(owner.plan);
+    const now = this.clock.now();
+    if (effectiveSubscription(plan, owner, now).status === 'ended') {
+      throw unauthorized('key_revoked', 'The subscription of this key ended with its billing period.');
+    }
+    if (owner.last_used_at === null || now - owner.last_used_at >= LAST_USED_RESOLUTION_MS) {
+      await this.repository.touchKey(owner.key_id, now);
+    }
+    return { accountId: owner.account_id, keyId: owner.key_id, email: owner.email, plan };
+  }
+
+  async #issueKey(accountId: string, name: string): Promise<IssuedKey> {
+    const { key, hash, prefix } = generateApiKey();
+    const id = newId('key');
+    await this.repository.insertKey({
+      id,
+      account_id: accountId,
+      key_hash: hash,
+      prefix,
+      name,
+      created_at: this.clock.now(),
+      last_used_at: null,
+      revoked_at: null,
+    });
+    return { key_id: id, key, prefix };
+  }
+
+  async #ownedKey(email: string, keyId: string) {
+    const { account_id } = await this.summary(email);
+    const key = await this.repository.findKey(keyId);
+    if (!key || key.account_id !== account_id) {
+      throw new AppError(404, 'key_not_found', `No key ${keyId} on this account.`);
+    }
+    return key;
+  }
+
+  #newPeriod(plan: Plan, now: number) {
+    return { period_start: now, period_end: isPaid(plan) ? addUtcMonths(now, 1) : null };
+  }
+}
+
+/** Strict `Authorization: Bearer <key>`: one scheme, one space, one token, nothing else. */
+function parseBearer(header: string | undefined): string {
+  if (header === undefined || header.trim() === '') {
+    throw unauthorized('missing_key', 'Send your API key as "Authorization: Bearer di_live_…".');
+  }
+  const match = /^Bearer ([\x21-\x7e]+)$/.exec(header);
+  if (!match?.[1]) {
+    throw unauthorized('invalid_key', 'The Authorization header must be exactly "Bearer <key>".');
+  }
+  return match[1];
+}
+
+function planOf(id: string): Plan {
+  if (!isPlanId(id)) throw new Error(`unknown plan in database: ${id}`);
+  return PLANS[id];
+}
+
+const iso = (time: number) => new Date(time).toISOString();

@@ -1,0 +1,81 @@
+import helmet from '@fastify/helmet';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { createFastify, installErrorHandling, metricsPlugin } from '@repo/server-kit';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from './config.ts';
+import { type AppContext, type ContextOverrides, createContext } from './context.ts';
+import { renderError } from './http/envelope.ts';
+import { ErrorEnvelope } from './http/schemas.ts';
+import { healthRoutes } from './routes/health.ts';
+import { v1Routes } from './routes/v1/index.ts';
+import './http/route-config.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+}
+
+export interface BuildOptions extends ContextOverrides {
+  /** Tests pass false for quiet output. */
+  logger?: boolean;
+  /** Use this context instead of creating one (the caller then owns closing it). */
+  context?: AppContext;
+}
+
+/** Builds the Domain Intelligence API. No side effects beyond the database it opens. */
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = createFastify({
+    logLevel: config.LOG_LEVEL,
+    trustProxy: config.TRUST_PROXY,
+    logger: options.logger,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const ctx = options.context ?? (await createContext(config, options));
+  app.decorate('ctx', ctx);
+  app.decorateRequest('caller', undefined);
+  if (!options.context) app.addHook('onClose', async () => ctx.close());
+
+  installErrorHandling(app, (error, request) => renderError(error, request));
+  app.addSchema(ErrorEnvelope);
+
+  await app.register(helmet, {
+    // The API reference page (swagger-ui) loads its own inline script and styles.
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", "'unsafe-inline'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+  });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Domain Intelligence API',
+        version: '1.0.0',
+        description:
+          'Live availability, structured WHOIS through RDAP, keyword suggestions and a feed of confirmed-dropped domains. ' +
+          'Authenticate with `Authorization: Bearer di_live_…`. Every keyed response carries X-RateLimit-Limit, ' +
+          'X-RateLimit-Remaining and X-RateLimit-Reset.',
+      },
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key (di_live_…)' } },
+      },
+      security: [{ bearer: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  app.get('/openapi.json', { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());
+  await app.register(metricsPlugin, { prefix: 'domain_intel_' });
+
+  await app.register(healthRoutes);
+  await app.register(v1Routes, { prefix: '/v1' });
+  return app;
+}

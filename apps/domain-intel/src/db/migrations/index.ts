@@ -1,0 +1,10 @@
+import type { MigrationSet } from '@repo/server-kit';
+import { accountsMigration } from './0001_accounts.ts';
+
+/**
+ * Every migration of the service, one file each, run in name order on SQLite and Postgres.
+ * Append new ones; never edit one that has been released.
+ */
+export const migrations: MigrationSet = (dialect) => ({
+  '0001_accounts': accountsMigration(dialect),
+});

@@ -1,0 +1,73 @@
+import { AppError, type Clock, nextUtcMidnight, utcDate } from '@repo/server-kit';
+import type { Caller } from '../http/route-config.ts';
+import type { QuotaStore } from './quota-store.ts';
+
+export interface QuotaStatus {
+  allowed: boolean;
+  /** null: unlimited. */
+  limit: number | null;
+  used: number;
+  remaining: number | null;
+  /** Next 00:00 UTC, epoch ms. */
+  resetsAt: number;
+}
+
+/**
+ * The fixed daily window: every account's counter starts at 0 at 00:00 UTC. Which calls count
+ * is the HTTP layer's decision (see http/authentication.ts); this only counts.
+ */
+export class QuotaService {
+  constructor(
+    private readonly store: QuotaStore,
+    private readonly clock: Clock,
+  ) {}
+
+  async consume(caller: Caller): Promise<QuotaStatus> {
+    const now = this.clock.now();
+    const limit = caller.plan.dailyCallLimit;
+    const resetsAt = nextUtcMidnight(now);
+    const { allowed, used } = await this.store.consume(caller.accountId, utcDate(now), limit, resetsAt);
+    return { allowed, limit, used, remaining: limit === null ? null : Math.max(0, limit - used), resetsAt };
+  }
+
+  async status(caller: Caller): Promise<QuotaStatus> {
+    const now = this.clock.now();
+    const limit = caller.plan.dailyCallLimit;
+    const used = await this.store.used(caller.accountId, utcDate(now));
+    const remaining = limit === null ? null : Math.max(0, limit - used);
+    return { allowed: remaining !== 0, limit, used, remaining, resetsAt: nextUtcMidnight(now) };
+  }
+
+  /** Returns the unit of a call that failed on our side. `day` is the day it was taken on. */
+  async refund(caller: Caller, takenAt: number): Promise<void> {
+    await this.store.refund(caller.accountId, utcDate(takenAt));
+  }
+
+  /** Whole seconds to the next 00:00 UTC, at least 1 (23:59:59 → 1). */
+  retryAfterSeconds(): number {
+    const now = this.clock.now();
+    return Math.max(1, Math.ceil((nextUtcMidnight(now) - now) / 1000));
+  }
+
+  quotaExceeded(status: QuotaStatus): AppError {
+    const retryAfter = this.retryAfterSeconds();
+    return new AppError(
+      429,
+      'quota_exceeded',
+      `The daily limit of ${status.limit} calls of your plan is used up. It resets at ${new Date(status.resetsAt).toISOString()}.`,
+      {
+        headers: { 'Retry-After': String(retryAfter) },
+        details: { limit: status.limit, resets_at: new Date(status.resetsAt).toISOString() },
+      },
+    );
+  }
+}
+
+/** X-RateLimit-Reset is the reset time in Unix seconds, as GitHub and others send it. */
+export function rateLimitHeaders(status: QuotaStatus): Record<string, string> {
+  return {
+    'X-RateLimit-Limit': status.limit === null ? 'unlimited' : String(status.limit),
+    'X-RateLimit-Remaining': status.remaining === null ? 'unlimited' : String(status.remaining),
+    'X-RateLimit-Reset': String(Math.floor(status.resetsAt / 1000)),
+  };
+}

@@ -1,0 +1,20 @@
+/**
+ * Daily call counters, one per account and UTC day. Implementations must be exact under
+ * concurrency and across processes: `consume` never lets a call past the limit.
+ */
+export interface QuotaStore {
+  /**
+   * Takes one unit if the account is under `limit` (null: unlimited, still counted).
+   * Returns whether it was taken and the count after the attempt.
+   */
+  consume(accountId: string, day: string, limit: number | null, expiresAt: number): Promise<QuotaDecision>;
+  /** Gives back one unit taken today (the call failed on our side or upstream). */
+  refund(accountId: string, day: string): Promise<void>;
+  /** Units used on `day`. */
+  used(accountId: string, day: string): Promise<number>;
+}
+
+export interface QuotaDecision {
+  allowed: boolean;
+  used: number;
+}

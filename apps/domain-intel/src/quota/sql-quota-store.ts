@@ -1,0 +1,46 @@
+import { type Kysely, sql } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import type { QuotaDecision, QuotaStore } from './quota-store.ts';
+
+/**
+ * One statement per call: insert the day's row or increment it only while under the limit.
+ * Both SQLite and Postgres serialise the upsert on the row, so concurrent callers and
+ * several API instances sharing the database can never exceed the limit.
+ */
+export class SqlQuotaStore implements QuotaStore {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  async consume(accountId: string, day: string, limit: number | null): Promise<QuotaDecision> {
+    const row = await this.db
+      .insertInto('quota_usage')
+      .values({ account_id: accountId, day, used: 1 })
+      .onConflict((conflict) => {
+        const update = conflict.columns(['account_id', 'day']).doUpdateSet({ used: sql`quota_usage.used + 1` });
+        return limit === null ? update : update.where('quota_usage.used', '<', limit);
+      })
+      .returning('used')
+      .executeTakeFirst();
+    if (row) return { allowed: true, used: row.used };
+    return { allowed: false, used: await this.used(accountId, day) };
+  }
+
+  async refund(accountId: string, day: string): Promise<void> {
+    await this.db
+      .updateTable('quota_usage')
+      .set({ used: sql`used - 1` })
+      .where('account_id', '=', accountId)
+      .where('day', '=', day)
+      .where('used', '>', 0)
+      .execute();
+  }
+
+  async used(accountId: string, day: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('quota_usage')
+      .select('used')
+      .where('account_id', '=', accountId)
+      .where('day', '=', day)
+      .executeTakeFirst();
+    return row?.used ?? 0;
+  }
+}

@@ -1,0 +1,62 @@
+import { type Clock, ManualClock } from '@repo/server-kit';
+import { type DatabaseTarget, redisTarget } from '@repo/server-kit/testing';
+import type { FastifyInstance } from 'fastify';
+import type { PlanId } from '../src/accounts/plans.ts';
+import { buildApp } from '../src/app.ts';
+import { type Config, loadDomainIntelConfig } from '../src/config.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: Config;
+  clock: ManualClock;
+  /** A fresh account with a key on the given plan; returns the key. */
+  keyFor(plan: PlanId, email?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  target: DatabaseTarget;
+  /** Use Redis (REDIS_URL) for quota and cache, with a key prefix of this run's own. */
+  redis?: boolean;
+  clock?: ManualClock;
+  env?: Record<string, string>;
+}
+
+let emailCounter = 0;
+
+/** A Domain Intelligence app on a fresh database (and Redis prefix), quiet, with a settable clock. */
+export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
+  const provisioned = await options.target.provision();
+  const redis = options.redis ? redisTarget().provision() : undefined;
+  const config = loadDomainIntelConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: provisioned.dataDir,
+    ...(provisioned.databaseUrl ? { DATABASE_URL: provisioned.databaseUrl } : {}),
+    ...(options.redis && process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    LOG_LEVEL: 'silent',
+    ...options.env,
+  });
+  const clock = options.clock ?? new ManualClock('2026-03-10T12:00:00Z');
+  const app = await buildApp(config, {
+    logger: false,
+    clock: clock as Clock,
+    postgresSchema: provisioned.postgresSchema,
+    redisKeyPrefix: redis?.keyPrefix,
+  });
+  return {
+    app,
+    config,
+    clock,
+    async keyFor(plan, email = `user${++emailCounter}-${Date.now()}@example.com`) {
+      const { key } = await app.ctx.accounts.signUp({ email, plan });
+      return key.key;
+    },
+    async close() {
+      await app.close();
+      await redis?.cleanup();
+      await provisioned.cleanup();
+    },
+  };
+}
+
+export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });

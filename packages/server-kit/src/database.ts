@@ -1,0 +1,96 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Database<DB> {
+  db: Kysely<DB>;
+  dialect: Dialect;
+  /** Where it lives, for logs: the SQLite file, or the Postgres URL without password. */
+  location: string;
+  /** The Postgres schema every unqualified table name resolves to. */
+  postgresSchema: string | undefined;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL when set; otherwise SQLite under `dataDir`. */
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  /** SQLite file name inside `dataDir` (each service keeps its own file). */
+  sqliteFile: string;
+  /**
+   * Postgres schema of this service's tables (each service keeps its own, so several can
+   * share one database; tests give each run its own). Created by the migrations runner.
+   */
+  postgresSchema?: string | undefined;
+  poolSize?: number;
+}
+
+// int8 and numeric come back as strings from pg by default; our int8 values are
+// epoch milliseconds and counters, all far below 2^53, so numbers are exact.
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === 20 || oid === 1700) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+export function createDatabase<DB>(options: DatabaseOptions): Database<DB> {
+  if (options.databaseUrl) return createPostgres<DB>(options.databaseUrl, options);
+  return createSqlite<DB>(options);
+}
+
+function createSqlite<DB>(options: DatabaseOptions): Database<DB> {
+  const inMemory = options.sqliteFile === ':memory:';
+  const file = inMemory ? ':memory:' : path.resolve(options.dataDir, options.sqliteFile);
+  if (!inMemory) mkdirSync(path.dirname(file), { recursive: true });
+  const connection = new SQLite(file);
+  connection.pragma('journal_mode = WAL');
+  connection.pragma('synchronous = NORMAL');
+  connection.pragma('foreign_keys = ON');
+  // Several processes (API, worker, CLI) may share the file: wait for locks instead of failing.
+  connection.pragma('busy_timeout = 5000');
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: connection }) });
+  return {
+    db,
+    dialect: 'sqlite',
+    location: file,
+    postgresSchema: undefined,
+    close: () => db.destroy(),
+  };
+}
+
+function createPostgres<DB>(url: string, options: DatabaseOptions): Database<DB> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    types: pgTypes,
+    ...(options.postgresSchema ? { options: `-c search_path=${options.postgresSchema}` } : {}),
+  });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const safeUrl = new URL(url);
+  safeUrl.password = '';
+  return {
+    db,
+    dialect: 'postgres',
+    location: safeUrl.toString() + (options.postgresSchema ? ` (schema ${options.postgresSchema})` : ''),
+    postgresSchema: options.postgresSchema,
+    close: () => db.destroy(),
+  };
+}
+
+/** True when the database answers a trivial query. */
+export async function isDatabaseReachable<DB>(db: Kysely<DB>): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,95 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, isAppError } from './errors.ts';
+
+/** What the caller is told: always one of these, whatever went wrong. */
+export interface PublicError {
+  status: number;
+  code: string;
+  message: string;
+  details?: Record<string, unknown> | undefined;
+}
+
+/** Each service renders errors into its own envelope. */
+export type ErrorRenderer = (error: PublicError, request: FastifyRequest, reply: FastifyReply) => unknown;
+
+/** Maps Fastify's own client errors (bad JSON, too large, wrong content type …) to codes. */
+const FASTIFY_CLIENT_ERRORS: Record<string, { code: string; message?: string }> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'unsupported_media_type' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'payload_too_large' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'invalid_body', message: 'The JSON body is empty.' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'invalid_body', message: 'The body is not valid JSON.' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'invalid_body' },
+  FST_ERR_BAD_URL: { code: 'invalid_url' },
+  FST_ERR_ASYNC_CONSTRAINT: { code: 'invalid_request' },
+  FST_INVALID_MULTIPART_CONTENT_TYPE: { code: 'invalid_body', message: 'The request is not multipart/form-data.' },
+  FST_REQ_FILE_TOO_LARGE: { code: 'payload_too_large', message: 'The uploaded file is too large.' },
+  FST_FILES_LIMIT: { code: 'payload_too_large', message: 'Too many files in one request.' },
+  FST_PARTS_LIMIT: { code: 'payload_too_large', message: 'Too many parts in one request.' },
+  FST_FIELDS_LIMIT: { code: 'payload_too_large', message: 'Too many fields in one request.' },
+};
+
+export function toPublicError(error: unknown): PublicError {
+  if (isAppError(error)) {
+    return { status: error.status, code: error.code, message: error.message, details: error.details };
+  }
+  const fastifyError = error as FastifyError & { validation?: unknown[]; validationContext?: string };
+  if (fastifyError?.validation) {
+    return {
+      status: 400,
+      code: 'invalid_request',
+      message: describeValidation(fastifyError),
+    };
+  }
+  const status = fastifyError?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    const known = fastifyError.code ? FASTIFY_CLIENT_ERRORS[fastifyError.code] : undefined;
+    return {
+      status,
+      code: known?.code ?? (status === 404 ? 'not_found' : status === 429 ? 'rate_limited' : 'invalid_request'),
+      message: known?.message ?? fastifyError.message,
+    };
+  }
+  return { status: 500, code: 'internal_error', message: 'An internal error occurred. It has been logged.' };
+}
+
+function describeValidation(error: FastifyError & { validationContext?: string }): string {
+  // Fastify's message reads like "querystring/limit must be <= 100"; make the part readable.
+  const message = error.message.replace(/^(querystring|params|body|headers)\/?/, '');
+  const where = error.validationContext === 'querystring' ? 'query parameter' : (error.validationContext ?? 'input');
+  return `Invalid ${where}: ${message.trim()}`;
+}
+
+/**
+ * Installs one error path for a service: known errors are rendered with their code,
+ * everything else becomes a 500 whose details go to the log only.
+ */
+export function installErrorHandling(app: FastifyInstance, render: ErrorRenderer): void {
+  app.setErrorHandler((error, request, reply) => {
+    const publicError = toPublicError(error);
+    if (publicError.status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+    } else {
+      request.log.info({ code: publicError.code, status: publicError.status }, 'request rejected');
+    }
+    if (isAppError(error)) {
+      for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+    }
+    reply.status(publicError.status).send(render(publicError, request, reply));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const publicError = {
+      status: 404,
+      code: 'not_found',
+      message: `No route ${request.method} ${request.url.split('?')[0]}.`,
+    };
+    reply.status(404).send(render(publicError, request, reply));
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header('X-Request-Id', request.id);
+    return payload;
+  });
+}
+
+export { AppError };
