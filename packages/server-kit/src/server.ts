@@ -1,5 +1,5 @@
 import closeWithGrace from 'close-with-grace';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { loggerOptions } from './logger.ts';
 import { genReqId } from './request-id.ts';
 
@@ -16,7 +16,7 @@ export function fastifyOptions(options: ServerOptions): FastifyServerOptions {
   return {
     logger: options.logger === false ? false : loggerOptions(options.logLevel),
     genReqId,
-    logController: { requestIdLogLabel: 'request_id' },
+    logController: new LogController({ requestIdLogLabel: 'request_id' }),
     // Fastify accepts a hop count at run time; its type declaration omits it.
     trustProxy: options.trustProxy as boolean | string[],
     bodyLimit: options.bodyLimit ?? 1_048_576,

@@ -1,0 +1,41 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { SimWorld } from './world.ts';
+
+export interface UpstreamSimOptions {
+  host?: string;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  world?: SimWorld;
+}
+
+/**
+ * One HTTP server on loopback that plays every upstream: each simulated service is a
+ * Fastify plugin under its own path prefix, registered in `buildSimServer`.
+ */
+export interface UpstreamSim {
+  /** Base URL, e.g. http://127.0.0.1:41234 */
+  url: string;
+  world: SimWorld;
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+export async function buildSimServer(world: SimWorld): Promise<FastifyInstance> {
+  const app = Fastify({ logger: false });
+  app.decorate('world', world);
+  app.get('/', async () => ({ service: 'upstream-sim' }));
+  return app;
+}
+
+export async function startUpstreamSim(options: UpstreamSimOptions = {}): Promise<UpstreamSim> {
+  const world = options.world ?? new SimWorld();
+  const app = await buildSimServer(world);
+  const address = await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
+  return { url: address, world, app, close: () => app.close() };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    world: SimWorld;
+  }
+}
