@@ -1,0 +1,127 @@
+import { isIP } from 'node:net';
+import { domainToASCII, domainToUnicode } from 'node:url';
+import { AppError } from '@repo/server-kit';
+import { parse } from 'tldts';
+
+/** A registrable domain name in the one form every part of the service uses. */
+export interface NormalizedDomain {
+  /** Lowercase ASCII (punycode) name without trailing dot, e.g. `xn--mnchen-3ya.de`. */
+  name: string;
+  /** The name in Unicode, e.g. `münchen.de` (equal to `name` for plain ASCII names). */
+  unicodeName: string;
+  /** The label left of the public suffix, e.g. `example` in `example.co.uk`. */
+  label: string;
+  /** The ICANN public suffix, e.g. `com` or `co.uk`. */
+  tld: string;
+}
+
+export type DomainErrorCode =
+  | 'invalid_domain'
+  | 'domain_too_long'
+  | 'label_too_long'
+  | 'ip_address_not_allowed'
+  | 'unsupported_tld'
+  | 'bare_tld'
+  | 'subdomain_not_allowed';
+
+export interface DomainError {
+  code: DomainErrorCode;
+  message: string;
+}
+
+export type DomainParseResult =
+  | { ok: true; domain: NormalizedDomain }
+  | { ok: false; input: string; error: DomainError };
+
+const MAX_NAME_LENGTH = 253;
+const MAX_LABEL_LENGTH = 63;
+// Before IDNA mapping: anything ASCII that is not a letter, digit, hyphen or dot is refused
+// outright, because `domainToASCII` would otherwise read `%41` as `a` or cut at `/`.
+const FORBIDDEN_ASCII = /[^a-z0-9.\-\u0080-\u{10FFFF}]/u;
+const LDH_LABEL = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
+
+const failure = (input: string, code: DomainErrorCode, message: string): DomainParseResult => ({
+  ok: false,
+  input,
+  error: { code, message },
+});
+
+/**
+ * Parses what a caller typed into a registrable domain: trims, lowercases, drops one
+ * trailing dot, converts IDN to punycode, checks lengths and LDH rules, and splits on the
+ * public suffix list (so `example.co.uk` has the TLD `co.uk`). Never throws.
+ */
+export function parseDomain(raw: unknown): DomainParseResult {
+  if (typeof raw !== 'string') return failure(String(raw), 'invalid_domain', 'The domain name must be a string.');
+  const input = raw.trim();
+  let candidate = input.toLowerCase();
+  if (candidate.endsWith('.')) candidate = candidate.slice(0, -1);
+  if (candidate === '') return failure(input, 'invalid_domain', 'The domain name is empty.');
+  if (isIP(candidate.replace(/^\[(.*)\]$/, '$1')) !== 0) {
+    return failure(input, 'ip_address_not_allowed', `"${input}" is an IP address, not a domain name.`);
+  }
+  if (FORBIDDEN_ASCII.test(candidate)) {
+    return failure(input, 'invalid_domain', `"${input}" contains characters a domain name cannot have.`);
+  }
+  const ascii = domainToASCII(candidate);
+  if (ascii === '') return failure(input, 'invalid_domain', `"${input}" is not a valid internationalised domain name.`);
+  if (isIP(ascii) !== 0) {
+    return failure(input, 'ip_address_not_allowed', `"${input}" is an IP address, not a domain name.`);
+  }
+  if (ascii.length > MAX_NAME_LENGTH) {
+    return failure(input, 'domain_too_long', `The domain name is longer than ${MAX_NAME_LENGTH} characters.`);
+  }
+  const labels = ascii.split('.');
+  for (const label of labels) {
+    if (label.length > MAX_LABEL_LENGTH) {
+      return failure(input, 'label_too_long', `The label "${label}" is longer than ${MAX_LABEL_LENGTH} characters.`);
+    }
+    if (!LDH_LABEL.test(label)) {
+      return failure(
+        input,
+        'invalid_domain',
+        label === ''
+          ? `"${input}" has an empty label.`
+          : `The label "${label}" must be letters, digits and inner hyphens only.`,
+      );
+    }
+    if (label.slice(2, 4) === '--' && !label.startsWith('xn--')) {
+      return failure(
+        input,
+        'invalid_domain',
+        `The label "${label}" has "--" in positions 3-4, which only IDN labels may have.`,
+      );
+    }
+  }
+  const parsed = parse(ascii, { allowPrivateDomains: false });
+  if (!parsed.publicSuffix || !parsed.isIcann) {
+    return failure(input, 'unsupported_tld', `"${labels.at(-1)}" is not a top-level domain we know.`);
+  }
+  if (!parsed.domain || !parsed.domainWithoutSuffix) {
+    return failure(input, 'bare_tld', `"${input}" is a top-level domain; give a name under it, e.g. example.${ascii}.`);
+  }
+  if (parsed.subdomain) {
+    return failure(
+      input,
+      'subdomain_not_allowed',
+      `"${input}" is a subdomain; only registrable names can be checked (here: ${parsed.domain}).`,
+    );
+  }
+  return {
+    ok: true,
+    domain: {
+      name: ascii,
+      unicodeName: domainToUnicode(ascii),
+      label: parsed.domainWithoutSuffix,
+      tld: parsed.publicSuffix,
+    },
+  };
+}
+
+/** Like {@link parseDomain}, but throws the 400 `AppError` a route returns as is. */
+export function normalizeDomain(raw: unknown): NormalizedDomain {
+  const result = parseDomain(raw);
+  if (!result.ok)
+    throw new AppError(400, result.error.code, result.error.message, { details: { domain: result.input } });
+  return result.domain;
+}
