@@ -1,0 +1,41 @@
+import { loadConfig } from '@repo/server-kit';
+import { z } from 'zod';
+
+/**
+ * Every setting of the sample app, validated once at start-up. The defaults match the
+ * platform's own (`npm start` runs the platform on :3100 and this app on :3200).
+ */
+export const sampleAppEnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3200),
+  /** Where the platform lives: token.php and api.php are resolved against it, and only it may frame this app. */
+  PLATFORM_URL: z
+    .string()
+    .url()
+    .refine((value) => /^https?:\/\//.test(value), 'must be an http:// or https:// URL')
+    .default('http://127.0.0.1:3100'),
+  /** How long a session (and the platform token it holds) is kept after the app was opened. */
+  SESSION_TTL_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(30),
+  /** Largest photo accepted for upload, in megabytes. */
+  MAX_UPLOAD_MB: z.coerce.number().int().min(1).max(50).default(10),
+  /** Timeout of each call to the platform, in milliseconds. */
+  PLATFORM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Set behind a TLS-terminating proxy so the app sees https and sets Secure cookies. */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((value) => value === '1' || value === 'true'),
+});
+
+export type SampleAppConfig = z.infer<typeof sampleAppEnvSchema>;
+
+export function loadSampleAppConfig(env: NodeJS.ProcessEnv = process.env): SampleAppConfig {
+  return loadConfig(sampleAppEnvSchema, env);
+}

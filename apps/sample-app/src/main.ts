@@ -1,0 +1,17 @@
+import { ConfigError } from '@repo/server-kit';
+import { startSampleApp } from './start.ts';
+
+/** `npm start -w sample-app`: runs the app from the environment (see README.md for the variables). */
+try {
+  const running = await startSampleApp();
+  const stop = async () => {
+    await running.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  console.log(`Sample app listening on ${running.url} (canvas URL)`);
+} catch (error) {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+}
