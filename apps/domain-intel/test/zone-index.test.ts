@@ -1,0 +1,217 @@
+import assert from 'node:assert/strict';
+import { readdirSync, truncateSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { tempDir } from '@repo/server-kit/testing';
+import fc from 'fast-check';
+import { BlockCache } from '../src/zone-index/block-cache.ts';
+import { IndexFile } from '../src/zone-index/index-reader.ts';
+import { writeIndexFile } from '../src/zone-index/index-writer.ts';
+import { ZoneIndex } from '../src/zone-index/zone-index.ts';
+import type { SnapshotStore } from '../src/zones/snapshot-store.ts';
+
+/** Snapshot order: byte order of the full names, as `LC_ALL=C sort` gives it. */
+const snapshotOrder = (names: Iterable<string>) =>
+  [...new Set(names)].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+
+/** A snapshot store over plain arrays, for feeding the index (the real store is the zones work). */
+class ArraySnapshots implements SnapshotStore {
+  readonly snapshots = new Map<string, Map<string, string[]>>();
+  reads = 0;
+  put(tld: string, date: string, names: string[]): void {
+    if (!this.snapshots.has(tld)) this.snapshots.set(tld, new Map());
+    this.snapshots.get(tld)!.set(date, names);
+  }
+  async dates(tld: string) {
+    return [...(this.snapshots.get(tld)?.keys() ?? [])].sort();
+  }
+  async latestDate(tld: string) {
+    return (await this.dates(tld)).at(-1) ?? null;
+  }
+  async *read(tld: string, date: string) {
+    this.reads++;
+    yield* this.snapshots.get(tld)?.get(date) ?? [];
+  }
+}
+
+async function buildFile(names: string[], tld = 'com', blockSize = 256) {
+  const temp = tempDir('zidx');
+  const file = path.join(temp.dir, 'test.zidx');
+  const metadata = await writeIndexFile(file, names, { tld, date: '2026-03-10', blockSize });
+  const index = await IndexFile.open(file, new BlockCache(1 << 20));
+  return {
+    index,
+    metadata,
+    file,
+    async close() {
+      await index.close();
+      temp.remove();
+    },
+  };
+}
+
+const label = fc.stringMatching(/^[a-z0-9][a-z0-9-]{0,20}$/);
+
+describe('zone index file', () => {
+  it('finds exactly the names of the snapshot, including prefixes and hyphen/dot order neighbours', async () => {
+    const names = snapshotOrder(['a.com', 'a-b.com', 'ab.com', 'abc.com', 'b.com', 'xn--caf-dma.com', 'zz9.com']);
+    const built = await buildFile(names);
+    try {
+      for (const name of names) assert.equal(await built.index.has(name.slice(0, -4)), true, name);
+      for (const absent of ['', 'a-', 'aa', 'abcd', 'abd', 'c', 'xn--caf', 'zz', 'zz99', '0', 'a'.repeat(70)]) {
+        assert.equal(await built.index.has(absent), false, absent);
+      }
+      assert.equal(built.metadata.names, names.length);
+    } finally {
+      await built.close();
+    }
+  });
+
+  it('answers like a Set for random snapshots spread over many blocks (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(label, { minLength: 0, maxLength: 400 }),
+        fc.array(label),
+        async (labels, probes) => {
+          const built = await buildFile(snapshotOrder(labels.map((l) => `${l}.com`)));
+          try {
+            const set = new Set(labels);
+            for (const probe of [...probes, ...labels])
+              assert.equal(await built.index.has(probe), set.has(probe), probe);
+          } finally {
+            await built.close();
+          }
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+
+  it('skips names that are not second-level names of the TLD and tolerates duplicates', async () => {
+    const built = await buildFile(['a.com', 'a.com', 'b.net', 'c.com', 'sub.d.com', 'UPPER.com']);
+    try {
+      assert.equal(built.metadata.names, 2);
+      assert.equal(built.metadata.skipped, 3);
+      assert.equal(await built.index.has('c'), true);
+      assert.equal(await built.index.has('b'), false);
+    } finally {
+      await built.close();
+    }
+  });
+
+  it('refuses an unsorted snapshot instead of building an index that would miss names', async () => {
+    const temp = tempDir('zidx');
+    try {
+      await assert.rejects(
+        writeIndexFile(path.join(temp.dir, 'x.zidx'), ['b.com', 'a.com'], { tld: 'com', date: '2026-03-10' }),
+        /not sorted/,
+      );
+    } finally {
+      temp.remove();
+    }
+  });
+
+  it('rejects a truncated file with a format error', async () => {
+    const built = await buildFile(snapshotOrder(['a.com', 'b.com']));
+    try {
+      truncateSync(built.file, 20);
+      await assert.rejects(IndexFile.open(built.file, new BlockCache(1024)), { name: 'ZoneIndexFormatError' });
+    } finally {
+      await built.close();
+    }
+  });
+});
+
+describe('ZoneIndex', () => {
+  it('builds from the latest snapshot, answers per TLD, and keeps null for TLDs it does not hold', async () => {
+    const temp = tempDir('zidx');
+    const snapshots = new ArraySnapshots();
+    snapshots.put('com', '2026-03-09', ['old.com']);
+    snapshots.put('com', '2026-03-10', snapshotOrder(['coffee.com', 'shop.com']));
+    snapshots.put('net', '2026-03-10', snapshotOrder(['coffee.net']));
+    const options = { directory: temp.dir, tlds: ['com', 'net', 'org'], snapshots, cacheBytes: 1 << 20 };
+    const index = await ZoneIndex.open(options);
+    try {
+      assert.equal(await index.isInZone('coffee.com'), null, 'nothing built yet');
+      const outcomes = await index.refresh();
+      assert.deepEqual(
+        outcomes.map((o) => [o.tld, o.status, o.date]),
+        [
+          ['com', 'built', '2026-03-10'],
+          ['net', 'built', '2026-03-10'],
+          ['org', 'no_snapshot', null],
+        ],
+      );
+      assert.equal(await index.isInZone('coffee.com'), true);
+      assert.equal(await index.isInZone('old.com'), false);
+      assert.equal(await index.isInZone('tea.net'), false);
+      assert.equal(await index.isInZone('coffee.org'), null);
+      assert.equal(await index.isInZone('coffee.co.uk'), null);
+      assert.deepEqual(await index.tldsWithLabel('coffee'), ['com', 'net']);
+      assert.equal((await index.refresh())[0]!.status, 'current');
+    } finally {
+      await index.close();
+      temp.remove();
+    }
+  });
+
+  it('reopens persisted indexes after a restart without reading snapshots, and swaps in a newer snapshot', async () => {
+    const temp = tempDir('zidx');
+    const snapshots = new ArraySnapshots();
+    snapshots.put('com', '2026-03-10', ['coffee.com']);
+    const options = { directory: temp.dir, tlds: ['com'], snapshots, cacheBytes: 1 << 20 };
+    const first = await ZoneIndex.open(options);
+    await first.refresh();
+    await first.close();
+    assert.equal(snapshots.reads, 1);
+
+    const second = await ZoneIndex.open(options);
+    try {
+      assert.equal(await second.isInZone('coffee.com'), true);
+      assert.equal((await second.refresh())[0]!.status, 'current');
+      assert.equal(snapshots.reads, 1, 'no rebuild after restart');
+
+      snapshots.put('com', '2026-03-11', ['tea.com']);
+      assert.equal((await second.refresh())[0]!.status, 'built');
+      assert.equal(await second.isInZone('coffee.com'), false);
+      assert.equal(await second.isInZone('tea.com'), true);
+      assert.deepEqual(readdirSync(temp.dir), ['com.2026-03-11.zidx'], 'old version removed');
+    } finally {
+      await second.close();
+      temp.remove();
+    }
+  });
+
+  it('keeps serving the previous index when a rebuild fails, and reports the failure', async () => {
+    const temp = tempDir('zidx');
+    const snapshots = new ArraySnapshots();
+    snapshots.put('com', '2026-03-10', ['coffee.com']);
+    const index = await ZoneIndex.open({ directory: temp.dir, tlds: ['com'], snapshots, cacheBytes: 1 << 20 });
+    try {
+      await index.refresh();
+      snapshots.put('com', '2026-03-11', ['b.com', 'a.com']);
+      await assert.rejects(index.refresh(), /com: .*not sorted/);
+      assert.equal(await index.isInZone('coffee.com'), true);
+      assert.deepEqual(readdirSync(temp.dir), ['com.2026-03-10.zidx'], 'no temporary file left');
+    } finally {
+      await index.close();
+      temp.remove();
+    }
+  });
+
+  it('drops a damaged persisted file at start and rebuilds it on refresh', async () => {
+    const temp = tempDir('zidx');
+    const snapshots = new ArraySnapshots();
+    snapshots.put('com', '2026-03-10', ['coffee.com']);
+    writeFileSync(path.join(temp.dir, 'com.2026-03-10.zidx'), 'not an index');
+    const index = await ZoneIndex.open({ directory: temp.dir, tlds: ['com'], snapshots, cacheBytes: 1 << 20 });
+    try {
+      assert.equal(await index.isInZone('coffee.com'), null);
+      assert.equal((await index.refresh())[0]!.status, 'built');
+      assert.equal(await index.isInZone('coffee.com'), true);
+    } finally {
+      await index.close();
+      temp.remove();
+    }
+  });
+});
