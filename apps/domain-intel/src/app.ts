@@ -3,9 +3,11 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { createFastify, installErrorHandling, metricsPlugin } from '@repo/server-kit';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { Config } from './config.ts';
 import { type AppContext, type ContextOverrides, createContext } from './context.ts';
+import { apiHeaders } from './http/api-headers.ts';
+import { authentication } from './http/authentication.ts';
 import { renderError } from './http/envelope.ts';
 import { ErrorEnvelope } from './http/schemas.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -23,6 +25,11 @@ export interface BuildOptions extends ContextOverrides {
   logger?: boolean;
   /** Use this context instead of creating one (the caller then owns closing it). */
   context?: AppContext;
+  /**
+   * Extra routes mounted inside the authenticated /v1 scope. Benchmarks and tests use it to
+   * measure the key + quota pipeline with a trivial handler.
+   */
+  extraV1Routes?: FastifyPluginAsync;
 }
 
 /** Builds the Domain Intelligence API. No side effects beyond the database it opens. */
@@ -76,6 +83,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(metricsPlugin, { prefix: 'domain_intel_' });
 
   await app.register(healthRoutes);
-  await app.register(v1Routes, { prefix: '/v1' });
+  await app.register(
+    async (v1) => {
+      await v1.register(apiHeaders);
+      await v1.register(authentication);
+      await v1.register(v1Routes);
+      if (options.extraV1Routes) await v1.register(options.extraV1Routes);
+    },
+    { prefix: '/v1' },
+  );
   return app;
 }

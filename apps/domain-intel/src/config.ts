@@ -1,6 +1,22 @@
 import { baseEnvSchema, envFlag, loadConfig } from '@repo/server-kit';
 import { z } from 'zod';
 
+/** `com, NET,com` → `['com', 'net']` */
+const commaSeparatedSet = (value: string) => [
+  ...new Set(
+    value
+      .split(',')
+      .map((item) => item.trim().toLowerCase())
+      .filter(Boolean),
+  ),
+];
+/** A credential that may be absent (an empty value counts as absent). */
+const optionalSecret = z
+  .string()
+  .min(1)
+  .optional()
+  .or(z.literal('').transform(() => undefined));
+
 /**
  * Every environment variable of the Domain Intelligence API, validated once at start-up.
  * Defaults run the embedded mode: one process, SQLite under DATA_DIR, in-process jobs.
@@ -18,8 +34,130 @@ export const envSchema = baseEnvSchema.extend({
     .string()
     .regex(/^[a-z_][a-z0-9_]*$/)
     .default('domain_intel'),
+  /**
+   * How long (ms) an API instance may reuse a key's account and plan without asking the
+   * database. Revocations and plan changes made on the same instance apply at once; made on
+   * another instance, within this time. 0 looks every key up on every call.
+   */
+  KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
   /** Prefix of every Redis key this service writes. */
   REDIS_KEY_PREFIX: z.string().default('di:'),
+  /** TLDs the dropped-domain feed tracks (comma-separated, lowercase). */
+  TRACKED_TLDS: z
+    .string()
+    .default('com,net,org,info,biz,xyz,online,site,top,store')
+    .transform(commaSeparatedSet)
+    .pipe(z.array(z.string().regex(/^[a-z0-9-]+$/, 'each TLD must be one lowercase label')).min(1)),
+  /** Wayback Machine CDX server (first capture = archive age). */
+  WAYBACK_CDX_URL: z.string().url().default('https://web.archive.org/cdx/search/cdx'),
+  /** Requests per minute to the Wayback CDX server (it throttles heavy clients). */
+  WAYBACK_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(6000).default(60),
+  /** Moz Links API v2 url_metrics endpoint (Domain Authority). */
+  MOZ_API_URL: z.string().url().default('https://lsapi.seomoz.com/v2/url_metrics'),
+  /** Moz API token (x-moz-token); without it DA stays null. */
+  MOZ_TOKEN: optionalSecret,
+  /** Majestic JSON API endpoint (Trust Flow, Citation Flow). */
+  MAJESTIC_API_URL: z.string().url().default('https://api.majestic.com/api/json'),
+  /** Majestic app_api_key; without it TF and CF stay null. */
+  MAJESTIC_API_KEY: optionalSecret,
+  /** Timeout of one request to Wayback, Moz or Majestic, in ms. */
+  ENRICH_HTTP_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  /** Most candidates enriched per hourly run. */
+  ENRICH_BATCH_SIZE: z.coerce.number().int().min(1).max(100_000).default(2_000),
+  /** RDAP re-checks per TLD (= per registry) in one hourly run. */
+  RDAP_RECHECKS_PER_TLD: z.coerce.number().int().min(1).max(100_000).default(500),
+  /** RDAP re-checks in flight per TLD. */
+  RDAP_RECHECK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /**
+   * Where the daily (06:00 UTC) and hourly jobs run: `auto` = on BullMQ (run `domain-intel
+   * worker`) when REDIS_URL is set, else in this process under a database lease; `off` in tests.
+   */
+  JOBS_SCHEDULER: z.enum(['auto', 'in-process', 'bullmq', 'off']).default('auto'),
+  /** How long a feed `total` may be reused for the same filters, in seconds (0 = never). */
+  FEED_COUNT_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+  /** ICANN account API (CZDS authentication: POST {CZDS_AUTH_URL}/api/authenticate). */
+  CZDS_AUTH_URL: z.string().url().default('https://account-api.icann.org').transform(withoutTrailingSlash),
+  /** ICANN CZDS API (GET {CZDS_API_URL}/czds/downloads/links and the zone files). */
+  CZDS_API_URL: z.string().url().default('https://czds-api.icann.org').transform(withoutTrailingSlash),
+  /** ICANN account credentials; without them zone files can only be imported from local files. */
+  CZDS_USERNAME: z
+    .string()
+    .min(1)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  CZDS_PASSWORD: z
+    .string()
+    .min(1)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  /** Retries of a failed CZDS request or interrupted download (resumed with Range). */
+  CZDS_MAX_RETRIES: z.coerce.number().int().min(0).max(20).default(5),
+  /** First retry delay in ms (doubles on each retry, at most 30 s). */
+  CZDS_RETRY_DELAY_MS: z.coerce.number().int().min(1).max(60_000).default(1_000),
+  /** Idle ms without a byte from CZDS before a request is abandoned (and retried). */
+  CZDS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
+  /** Names sorted in memory at once during a zone import (bounds memory: ~80 bytes per name). */
+  ZONE_SORT_CHUNK_NAMES: z.coerce.number().int().min(1_000).max(50_000_000).default(1_000_000),
+  /** Largest fraction of names a zone may lose between two snapshots before its file is refused as incomplete. */
+  ZONE_MAX_SHRINK: z.coerce.number().min(0).max(1).default(0.5),
+  // --- RDAP engine (rdap/) ---
+  /** IANA RDAP bootstrap for DNS (RFC 9224): a URL or a file path. Kept on disk under DATA_DIR. */
+  RDAP_BOOTSTRAP_URL: z.string().min(1).default('https://data.iana.org/rdap/dns.json'),
+  /** JSON map TLD → RDAP base URL for TLDs missing from (or wrong in) the bootstrap file. */
+  RDAP_BOOTSTRAP_OVERRIDES: jsonEnv(z.record(z.string().regex(/^[a-z0-9.-]+$/), z.string().url()), '{}'),
+  /** Hours before the bootstrap file is downloaded again. */
+  RDAP_BOOTSTRAP_REFRESH_HOURS: z.coerce
+    .number()
+    .min(0.01)
+    .max(24 * 30)
+    .default(24),
+  /** Allow http and loopback RDAP servers (simulator, tests). Private ranges stay refused. */
+  RDAP_ALLOW_INSECURE: envFlag,
+  /** TCP+TLS connect timeout per RDAP request, ms. */
+  RDAP_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(3_000),
+  /** Whole-exchange timeout per RDAP request, ms. */
+  RDAP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(5_000),
+  /** Budget of one lookup (registry, registrar hop, retries) when the caller sets no deadline, ms. */
+  RDAP_LOOKUP_BUDGET_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
+  /** Largest RDAP response body read, bytes. */
+  RDAP_MAX_RESPONSE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1_024)
+    .max(50 * 1024 * 1024)
+    .default(1024 * 1024),
+  /** Connections and requests in flight per RDAP host. */
+  RDAP_HOST_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
+  /** Requests started per RDAP host per second (registries throttle hard). */
+  RDAP_HOST_RATE_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(10),
+  /** Retries after a 429, each after the server's Retry-After. */
+  RDAP_MAX_RETRIES: z.coerce.number().int().min(0).max(5).default(1),
+  /** Longest Retry-After waited out, ms; a longer one answers rate_limited at once. */
+  RDAP_RETRY_MAX_WAIT_MS: z.coerce.number().int().min(0).max(120_000).default(3_000),
+  /** Circuit breaker per host: failure percentage that opens it … */
+  RDAP_BREAKER_ERROR_PERCENT: z.coerce.number().int().min(1).max(100).default(50),
+  /** … once at least this many requests fell in its 10 s window … */
+  RDAP_BREAKER_MIN_REQUESTS: z.coerce.number().int().min(1).max(10_000).default(5),
+  /** … and how long it stays open before one trial request, ms. */
+  RDAP_BREAKER_RESET_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  // --- Availability (/v1/check) ---
+  /** Overall deadline of one /v1/check call, ms: names not answered by then are `unknown`. */
+  CHECK_DEADLINE_MS: z.coerce.number().int().min(100).max(60_000).default(8_000),
+  /** Cache lifetime of a `registered` answer, seconds. */
+  CHECK_CACHE_TTL_REGISTERED_S: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 86_400)
+    .default(3_600),
+  /** Cache lifetime of an `available` answer, seconds (short: someone may register it). */
+  CHECK_CACHE_TTL_AVAILABLE_S: z.coerce.number().int().min(0).max(86_400).default(60),
+  /** Cache lifetime of an `unknown` answer, seconds (spares a failing registry). */
+  CHECK_CACHE_TTL_UNKNOWN_S: z.coerce.number().int().min(0).max(3_600).default(15),
+  /** Entries of the in-memory availability cache (without Redis). */
+  CHECK_CACHE_MAX_ENTRIES: z.coerce.number().int().min(1).max(10_000_000).default(100_000),
+  /** JSON map TLD → names (or labels) the registry reserves, e.g. {"com":["example"]}: answered `reserved`. */
+  CHECK_RESERVED_NAMES: jsonEnv(z.record(z.string(), z.array(z.string())), '{}'),
   /** Seed a demo account and key at start (npm start). */
   DEMO: envFlag,
 });
@@ -28,4 +166,24 @@ export type Config = z.infer<typeof envSchema>;
 
 export function loadDomainIntelConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return loadConfig(envSchema, env);
+}
+
+function withoutTrailingSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+/** An env var holding JSON, validated by `schema`; a parse error names the variable like any other. */
+function jsonEnv<T extends z.ZodType>(schema: T, fallback: string) {
+  return z
+    .string()
+    .default(fallback)
+    .transform((text, context) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        context.addIssue({ code: 'custom', message: 'must be valid JSON' });
+        return z.NEVER;
+      }
+    })
+    .pipe(schema);
 }

@@ -12,9 +12,11 @@ import { AccountsService } from './accounts/accounts-service.ts';
 import type { Config } from './config.ts';
 import { migrations } from './db/migrations/index.ts';
 import type { DB } from './db/schema.ts';
+import { FeedService } from './feed/feed-service.ts';
 import { QuotaService } from './quota/quota-service.ts';
 import { RedisQuotaStore } from './quota/redis-quota-store.ts';
 import { SqlQuotaStore } from './quota/sql-quota-store.ts';
+import { createZonesModule, type WritableSnapshotStore, type ZoneService } from './zones/index.ts';
 
 /**
  * Everything a request handler or job needs, created once per process and passed
@@ -27,6 +29,12 @@ export interface AppContext {
   clock: Clock;
   accounts: AccountsService;
   quota: QuotaService;
+  /** Daily zone snapshots per TLD (DATA_DIR/zones/snapshots). */
+  snapshots: WritableSnapshotStore;
+  /** CZDS download, zone import and snapshot intake. */
+  zones: ZoneService;
+  /** The dropped-domain feed (reads). */
+  feed: FeedService;
   close(): Promise<void>;
 }
 
@@ -50,16 +58,23 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     ? createRedis({ url: config.REDIS_URL, keyPrefix: overrides.redisKeyPrefix ?? config.REDIS_KEY_PREFIX })
     : undefined;
   const clock = overrides.clock ?? systemClock;
+  const zonesModule = createZonesModule(config, database, clock);
   const quotaStore = redis ? new RedisQuotaStore(redis) : new SqlQuotaStore(database.db);
   return {
     config,
     database,
     redis,
     clock,
-    accounts: new AccountsService(new AccountsRepository(database.db), clock),
+    accounts: new AccountsService(new AccountsRepository(database.db), clock, {
+      keyCacheTtlMs: config.KEY_CACHE_TTL_MS,
+    }),
     quota: new QuotaService(quotaStore, clock),
+    snapshots: zonesModule.snapshots,
+    zones: zonesModule.zones,
+    feed: new FeedService(database.db, database.dialect, clock, { countCacheSeconds: config.FEED_COUNT_CACHE_SECONDS }),
     async close() {
       redis?.disconnect();
+      await zonesModule.close();
       await database.close();
     },
   };

@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect, sql } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import pg from 'pg';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -54,13 +55,32 @@ function createSqlite<DB>(options: DatabaseOptions): Database<DB> {
   connection.pragma('foreign_keys = ON');
   // Several processes (API, worker, CLI) may share the file: wait for locks instead of failing.
   connection.pragma('busy_timeout = 5000');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: connection }) });
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
   return {
     db,
     dialect: 'sqlite',
     location: file,
     postgresSchema: undefined,
     close: () => db.destroy(),
+  };
+}
+
+/**
+ * Kysely's SQLite driver prepares every statement anew; on a hot path (key lookup and quota
+ * counter on every API call) that costs more than running it. Reuse prepared statements by
+ * SQL text, except one that is still being iterated by a streaming query.
+ */
+function withStatementCache(connection: SQLite.Database): SqliteDatabase {
+  const statements = new LRUCache<string, SQLite.Statement>({ max: 500 });
+  return {
+    close: () => connection.close(),
+    prepare(text: string) {
+      const cached = statements.get(text);
+      if (cached && !cached.busy) return cached;
+      const statement = connection.prepare(text);
+      if (!cached) statements.set(text, statement);
+      return statement;
+    },
   };
 }
 

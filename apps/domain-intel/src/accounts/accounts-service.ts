@@ -1,6 +1,7 @@
 import { AppError, type Clock } from '@repo/server-kit';
+import { LRUCache } from 'lru-cache';
 import type { Caller } from '../http/route-config.ts';
-import type { AccountsRepository } from './accounts-repository.ts';
+import type { AccountsRepository, KeyOwnerRow } from './accounts-repository.ts';
 import { generateApiKey, hashApiKey, isWellFormedApiKey } from './api-keys.ts';
 import { addUtcMonths, type EffectiveSubscription, effectiveSubscription } from './billing.ts';
 import { normalizeEmail } from './email.ts';
@@ -29,12 +30,29 @@ const unauthorized = (code: 'missing_key' | 'invalid_key' | 'key_revoked', messa
     headers: { 'WWW-Authenticate': `Bearer realm="domain-intel", error="invalid_token"` },
   });
 
+export interface AccountsServiceOptions {
+  /**
+   * How long a key's owner row may be reused without asking the database (ms; 0 disables).
+   * Changes made through this service invalidate it at once; a change made by another
+   * instance is seen within this time.
+   */
+  keyCacheTtlMs: number;
+}
+
 /** Accounts, subscriptions and API keys: the rules. Storage is the repository's. */
 export class AccountsService {
+  readonly #keyOwners: LRUCache<string, KeyOwnerRow> | undefined;
+
   constructor(
     private readonly repository: AccountsRepository,
     private readonly clock: Clock,
-  ) {}
+    options: AccountsServiceOptions = { keyCacheTtlMs: 0 },
+  ) {
+    if (options.keyCacheTtlMs > 0) {
+      // perf.now-based TTLs would ignore the test clock; expiry follows the service's clock.
+      this.#keyOwners = new LRUCache({ max: 10_000, ttl: options.keyCacheTtlMs, perf: { now: () => clock.now() } });
+    }
+  }
 
   async signUp(input: { email: unknown; plan?: PlanId }): Promise<{ account: AccountSummary; key: IssuedKey }> {
     const email = normalizeEmail(input.email);
@@ -95,6 +113,7 @@ export class AccountsService {
 
   async revokeKey(email: string, keyId: string): Promise<void> {
     const key = await this.#ownedKey(email, keyId);
+    this.#forgetAccount(key.account_id);
     if (!(await this.repository.revokeKey(key.id, this.clock.now()))) {
       throw new AppError(409, 'key_already_revoked', `Key ${keyId} is already revoked.`);
     }
@@ -105,6 +124,7 @@ export class AccountsService {
     const key = await this.#ownedKey(email, keyId);
     if (key.revoked_at !== null) throw new AppError(409, 'key_already_revoked', `Key ${keyId} is revoked.`);
     const issued = await this.#issueKey(key.account_id, key.name);
+    this.#forgetAccount(key.account_id);
     await this.repository.revokeKey(key.id, this.clock.now());
     return issued;
   }
@@ -117,6 +137,7 @@ export class AccountsService {
     const { account_id } = await this.summary(email);
     const now = this.clock.now();
     const plan = PLANS[planId];
+    this.#forgetAccount(account_id);
     await this.repository.updateSubscription(account_id, {
       plan: plan.id,
       ...this.#newPeriod(plan, now),
@@ -137,6 +158,7 @@ export class AccountsService {
       throw new AppError(409, 'already_cancelled', 'This subscription is already cancelled.');
     }
     const now = this.clock.now();
+    this.#forgetAccount(summary.account_id);
     await this.repository.updateSubscription(summary.account_id, {
       // Pin the renewed period so the cancellation ends it, not the first period ever billed.
       period_start: summary.subscription.periodStart,
@@ -151,7 +173,7 @@ export class AccountsService {
   async authenticate(authorization: string | undefined): Promise<Caller> {
     const key = parseBearer(authorization);
     if (!isWellFormedApiKey(key)) throw unauthorized('invalid_key', 'The API key is not valid.');
-    const owner = await this.repository.findKeyOwnerByHash(hashApiKey(key));
+    const owner = await this.#findKeyOwner(hashApiKey(key));
     if (!owner) throw unauthorized('invalid_key', 'The API key is not valid.');
     if (owner.revoked_at !== null) throw unauthorized('key_revoked', 'This API key has been revoked.');
     const plan = planOf(owner.plan);
@@ -160,9 +182,25 @@ export class AccountsService {
       throw unauthorized('key_revoked', 'The subscription of this key ended with its billing period.');
     }
     if (owner.last_used_at === null || now - owner.last_used_at >= LAST_USED_RESOLUTION_MS) {
+      owner.last_used_at = now;
       await this.repository.touchKey(owner.key_id, now);
     }
     return { accountId: owner.account_id, keyId: owner.key_id, email: owner.email, plan };
+  }
+
+  async #findKeyOwner(keyHash: string): Promise<KeyOwnerRow | undefined> {
+    const cached = this.#keyOwners?.get(keyHash);
+    if (cached) return cached;
+    const owner = await this.repository.findKeyOwnerByHash(keyHash);
+    if (owner) this.#keyOwners?.set(keyHash, owner);
+    return owner;
+  }
+
+  #forgetAccount(accountId: string): void {
+    if (!this.#keyOwners) return;
+    for (const [hash, owner] of this.#keyOwners.entries()) {
+      if (owner.account_id === accountId) this.#keyOwners.delete(hash);
+    }
   }
 
   async #issueKey(accountId: string, name: string): Promise<IssuedKey> {

@@ -1,9 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import { authentication } from '../../http/authentication.ts';
+import domains from './domains.ts';
+import domainsExport from './export.ts';
 import quota from './quota.ts';
 
-/** Every /v1 endpoint, one file each. All need a key unless a route says `auth: 'none'`. */
+/**
+ * Every /v1 endpoint, one file each. The authentication hook (registered around this plugin in
+ * app.ts) requires a key and counts quota unless a route's config says otherwise.
+ */
 export async function v1Routes(app: FastifyInstance): Promise<void> {
-  await app.register(authentication);
   await app.register(quota);
+  await app.register(domains);
+  await app.register(domainsExport);
 }
