@@ -42,11 +42,120 @@ export interface QuotaUsageTable {
   used: number;
 }
 
+/** One domain in the dropped-domain pipeline (the denormalised row the feed reads). */
+export interface FeedDomainTable {
+  domain: string;
+  tld: string;
+  label: string;
+  /** left-zone | redemption | pending-delete | dropped | returned | re-registered */
+  status: string;
+  status_since: number;
+  left_zone_at: number | null;
+  /** The zone snapshot date (YYYY-MM-DD) of the last zone evidence applied to this row. */
+  zone_date: string | null;
+  expected_drop_at: number | null;
+  /** When RDAP should look at it again; null when it has left the pipeline. */
+  next_check_at: number | null;
+  check_failures: Generated<number>;
+  last_checked_at: number | null;
+  /** When RDAP first verified that the registry no longer has it. */
+  dropped_at: number | null;
+  /** When RDAP last confirmed the current status. */
+  verified_at: number | null;
+  first_archived_at: number | null;
+  alt_tld_count: number | null;
+  /** Comma-separated TLDs where the same label is registered. */
+  alt_tlds: string | null;
+  alt_tlds_date: string | null;
+  da: number | null;
+  tf: number | null;
+  cf: number | null;
+  enrich_due_at: number | null;
+  length: number;
+  has_hyphen: number;
+  has_digit: number;
+  updated_at: number;
+}
+
+export interface DomainTransitionTable {
+  id: Generated<number>;
+  domain: string;
+  from_status: string;
+  to_status: string;
+  at: number;
+  evidence: string;
+  evidence_key: string;
+  /** JSON with what the evidence said. */
+  detail: string | null;
+}
+
+export interface ZoneDiffRunTable {
+  tld: string;
+  to_date: string;
+  from_date: string;
+  removed: number;
+  added: number;
+  completed_at: number;
+}
+
+export interface ArchiveCaptureTable {
+  domain: string;
+  /** null: the archive has no capture of it. */
+  first_captured_at: number | null;
+  checked_at: number;
+}
+
+export interface SeoMetricsTable {
+  domain: string;
+  da: number | null;
+  tf: number | null;
+  cf: number | null;
+  /** moz, majestic, moz+majestic or csv */
+  source: string;
+  updated_at: number;
+}
+
+export interface JobLeaseTable {
+  name: string;
+  owner: string;
+  acquired_at: number;
+  expires_at: number;
+}
+
+export interface ZoneSnapshotTable {
+  tld: string;
+  /** UTC date of the snapshot, YYYY-MM-DD. */
+  date: string;
+  /** Distinct delegated second-level names in it. */
+  names: number;
+  /** Compressed size of the snapshot file. */
+  bytes: number;
+  /** `czds` (downloaded) or `file` (imported from a local file). */
+  source: string;
+  imported_at: number;
+}
+
+export interface ZoneDownloadTable {
+  /** One row per TLD: its last completed CZDS download (ICANN allows one per 24 h). */
+  tld: string;
+  date: string;
+  bytes: number;
+  downloaded_at: number;
+}
+
 export interface DB {
   accounts: AccountTable;
   subscriptions: SubscriptionTable;
   api_keys: ApiKeyTable;
   quota_usage: QuotaUsageTable;
+  zone_snapshots: ZoneSnapshotTable;
+  zone_downloads: ZoneDownloadTable;
+  feed_domains: FeedDomainTable;
+  domain_transitions: DomainTransitionTable;
+  zone_diff_runs: ZoneDiffRunTable;
+  archive_captures: ArchiveCaptureTable;
+  seo_metrics: SeoMetricsTable;
+  job_leases: JobLeaseTable;
 }
 
 export type { Generated };

@@ -1,5 +1,7 @@
 import type { MigrationSet } from '@repo/server-kit';
 import { accountsMigration } from './0001_accounts.ts';
+import { zonesMigration } from './0020_zones.ts';
+import { feedMigration } from './0030_feed.ts';
 
 /**
  * Every migration of the service, one file each, run in name order on SQLite and Postgres.
@@ -7,4 +9,6 @@ import { accountsMigration } from './0001_accounts.ts';
  */
 export const migrations: MigrationSet = (dialect) => ({
   '0001_accounts': accountsMigration(dialect),
+  '0020_zones': zonesMigration(dialect),
+  '0030_feed': feedMigration(dialect),
 });

@@ -1,0 +1,56 @@
+import type { Dialect } from '@repo/server-kit';
+import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import { YEAR_MS } from './feed-row.ts';
+import type { FeedFilters, FeedSort } from './filters.ts';
+
+/** The statuses `status=any` covers: names on the way and dropped ones, not those that came back. */
+export const ANY_STATUSES = ['left-zone', 'redemption', 'pending-delete', 'dropped'];
+
+type FeedSelect<O> = SelectQueryBuilder<DB, 'feed_domains', O>;
+
+/** The WHERE clause shared by the page, the count and the export. */
+export function applyFilters<O>(query: FeedSelect<O>, filters: FeedFilters, now: number): FeedSelect<O> {
+  let q = query;
+  q = filters.status === 'any' ? q.where('status', 'in', ANY_STATUSES) : q.where('status', '=', filters.status);
+  if (filters.tlds)
+    q = filters.tlds.length === 1 ? q.where('tld', '=', filters.tlds[0]!) : q.where('tld', 'in', filters.tlds);
+  if (filters.minYears !== null && filters.minYears > 0) {
+    q = q.where('first_archived_at', '<=', Math.floor(now - filters.minYears * YEAR_MS));
+  }
+  if (filters.minDa !== null) q = q.where('da', '>=', filters.minDa);
+  if (filters.minTf !== null) q = q.where('tf', '>=', filters.minTf);
+  if (filters.droppedAfter !== null) q = q.where('dropped_at', '>=', filters.droppedAfter);
+  if (filters.droppedBefore !== null) q = q.where('dropped_at', '<', filters.droppedBefore);
+  return q;
+}
+
+/**
+ * ORDER BY for each sort, written to match the feed indexes exactly (see 0030_feed.ts):
+ * rows without a value always come last, and `domain` breaks ties so pages are stable.
+ */
+export function applySort<O>(query: FeedSelect<O>, sort: FeedSort, dialect: Dialect): FeedSelect<O> {
+  const descNullsLast = (column: 'dropped_at' | 'da' | 'tf' | 'alt_tld_count') =>
+    dialect === 'postgres' ? sql`${sql.ref(column)} desc nulls last` : sql`${sql.ref(column)} desc`;
+  const ordered = (() => {
+    switch (sort) {
+      case 'dropped_at':
+        return query.orderBy(descNullsLast('dropped_at'));
+      case 'da':
+        return query.orderBy(descNullsLast('da'));
+      case 'tf':
+        return query.orderBy(descNullsLast('tf'));
+      case 'alt_tld_count':
+        return query.orderBy(descNullsLast('alt_tld_count'));
+      case 'age':
+        return dialect === 'postgres'
+          ? query.orderBy('first_archived_at', 'asc')
+          : query.orderBy(sql`ifnull(first_archived_at, 9007199254740991)`);
+    }
+  })();
+  return ordered.orderBy('domain', 'asc');
+}
+
+export function feedBase(db: Kysely<DB>) {
+  return db.selectFrom('feed_domains');
+}

@@ -1,0 +1,97 @@
+import type { Selectable } from 'kysely';
+import type { FeedDomainTable } from '../db/schema.ts';
+
+/** A mean Gregorian year, so that ages and the `min_years` filter agree. */
+export const YEAR_MS = 365.2425 * 86_400_000;
+
+/** One record of the feed as /v1/domains, /v1/sample and the export return it. */
+export interface FeedRecord {
+  domain: string;
+  tld: string;
+  status: string;
+  dropped_at: string | null;
+  first_archived: string | null;
+  age_years: number | null;
+  alt_tld_count: number | null;
+  alt_tlds: string[];
+  da: number | null;
+  tf: number | null;
+  length: number;
+  has_hyphen: boolean;
+  has_digit: boolean;
+  verified_at: string | null;
+}
+
+export const FEED_COLUMNS = [
+  'domain',
+  'tld',
+  'status',
+  'dropped_at',
+  'first_archived_at',
+  'alt_tld_count',
+  'alt_tlds',
+  'da',
+  'tf',
+  'length',
+  'has_hyphen',
+  'has_digit',
+  'verified_at',
+] as const;
+
+export type FeedRowData = Pick<Selectable<FeedDomainTable>, (typeof FEED_COLUMNS)[number]>;
+
+const iso = (time: number | null) => (time === null ? null : new Date(time).toISOString());
+
+/** Age in years to one decimal, rounded down so `age_years >= min_years` matches the filter. */
+export function ageYears(firstArchivedAt: number | null, now: number): number | null {
+  if (firstArchivedAt === null) return null;
+  return Math.max(0, Math.floor(((now - firstArchivedAt) / YEAR_MS) * 10) / 10);
+}
+
+export function toFeedRecord(row: FeedRowData, now: number): FeedRecord {
+  return {
+    domain: row.domain,
+    tld: row.tld,
+    status: row.status,
+    dropped_at: iso(row.dropped_at),
+    first_archived: row.first_archived_at === null ? null : iso(row.first_archived_at)!.slice(0, 10),
+    age_years: ageYears(row.first_archived_at, now),
+    alt_tld_count: row.alt_tld_count,
+    alt_tlds: row.alt_tlds ? row.alt_tlds.split(',') : [],
+    da: row.da,
+    tf: row.tf,
+    length: row.length,
+    has_hyphen: row.has_hyphen === 1,
+    has_digit: row.has_digit === 1,
+    verified_at: iso(row.verified_at),
+  };
+}
+
+/** CSV columns of the export, in order (lists are joined with `|`). */
+export const CSV_HEADER = [
+  'domain',
+  'tld',
+  'status',
+  'dropped_at',
+  'first_archived',
+  'age_years',
+  'alt_tld_count',
+  'alt_tlds',
+  'da',
+  'tf',
+  'length',
+  'has_hyphen',
+  'has_digit',
+  'verified_at',
+] as const satisfies readonly (keyof FeedRecord)[];
+
+export function toCsvLine(record: FeedRecord): string {
+  // Every value is a domain, an ISO time, a number or a boolean: none can hold a comma,
+  // quote or newline, so no quoting is needed.
+  return CSV_HEADER.map((column) => {
+    const value = record[column];
+    if (value === null) return '';
+    if (Array.isArray(value)) return value.join('|');
+    return String(value);
+  }).join(',');
+}

@@ -1,0 +1,127 @@
+import { badRequest } from '@repo/server-kit';
+
+export const FEED_STATUSES = ['dropped', 'pending-delete', 'redemption', 'left-zone', 'any'] as const;
+export const FEED_SORTS = ['dropped_at', 'age', 'da', 'tf', 'alt_tld_count'] as const;
+export type FeedStatus = (typeof FEED_STATUSES)[number];
+export type FeedSort = (typeof FEED_SORTS)[number];
+
+export const MAX_LIMIT = 100;
+export const DEFAULT_LIMIT = 50;
+export const MAX_OFFSET = 10_000;
+
+/** The feed's filters after validation: what both the paged list and the export apply. */
+export interface FeedFilters {
+  tlds: string[] | null;
+  minYears: number | null;
+  minDa: number | null;
+  minTf: number | null;
+  /** Epoch ms, inclusive. */
+  droppedAfter: number | null;
+  /** Epoch ms, exclusive. */
+  droppedBefore: number | null;
+  status: FeedStatus;
+}
+
+export interface FeedPage {
+  sort: FeedSort;
+  limit: number;
+  offset: number;
+}
+
+export type FeedQueryInput = Record<string, string | undefined>;
+
+const INTEGER = /^\d+$/;
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+// ISO 8601 date-time with an explicit offset (or Z), seconds and fraction optional.
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+function integerParam(query: FeedQueryInput, name: string, min: number, max: number): number | null {
+  const raw = query[name];
+  if (raw === undefined) return null;
+  if (!INTEGER.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw badRequest(`invalid_${name}`, `${name} must be a whole number from ${min} to ${max}; got "${raw}".`, {
+      parameter: name,
+      min,
+      max,
+    });
+  }
+  return Number(raw);
+}
+
+/** `YYYY-MM-DD` (00:00 UTC of that day) or an ISO date-time with offset; anything else is a 400. */
+function dateParam(query: FeedQueryInput, name: string): number | null {
+  const raw = query[name];
+  if (raw === undefined) return null;
+  const shaped = DATE_ONLY.test(raw) ? `${raw}T00:00:00Z` : DATE_TIME.test(raw) ? raw : null;
+  const time = shaped === null ? Number.NaN : Date.parse(shaped);
+  // Date.parse rolls 2026-02-30 over to March; a date that does not round-trip is not a date.
+  const valid = !Number.isNaN(time) && (!DATE_ONLY.test(raw) || new Date(time).toISOString().startsWith(raw));
+  if (!valid) {
+    throw badRequest(
+      'invalid_date',
+      `${name} must be an ISO date (2026-03-01) or date-time (2026-03-01T06:00:00Z); got "${raw}".`,
+      { parameter: name },
+    );
+  }
+  return time;
+}
+
+function enumParam<T extends string>(query: FeedQueryInput, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = query[name];
+  if (raw === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw badRequest(`invalid_${name}`, `${name} must be one of ${allowed.join(', ')}; got "${raw}".`, {
+      parameter: name,
+      allowed,
+    });
+  }
+  return raw as T;
+}
+
+function tldParam(query: FeedQueryInput, tracked: readonly string[]): string[] | null {
+  const raw = query.tld;
+  if (raw === undefined) return null;
+  const tlds = [...new Set(raw.split(',').map((tld) => tld.trim().toLowerCase().replace(/^\./, '')))];
+  if (tlds.length === 0 || tlds.includes('')) {
+    throw badRequest('invalid_tld', 'tld must be a comma-separated list of TLDs, e.g. com,net.', { parameter: 'tld' });
+  }
+  const unknown = tlds.filter((tld) => !tracked.includes(tld));
+  if (unknown.length > 0) {
+    throw badRequest('unknown_tld', `The feed does not track ${unknown.join(', ')}; tracked: ${tracked.join(', ')}.`, {
+      parameter: 'tld',
+      unknown,
+      tracked,
+    });
+  }
+  return tlds;
+}
+
+export function parseFeedFilters(query: FeedQueryInput, trackedTlds: readonly string[]): FeedFilters {
+  const filters: FeedFilters = {
+    tlds: tldParam(query, trackedTlds),
+    minYears: integerParam(query, 'min_years', 0, 100),
+    minDa: integerParam(query, 'min_da', 0, 100),
+    minTf: integerParam(query, 'min_tf', 0, 100),
+    droppedAfter: dateParam(query, 'dropped_after'),
+    droppedBefore: dateParam(query, 'dropped_before'),
+    status: enumParam(query, 'status', FEED_STATUSES, 'dropped'),
+  };
+  if (
+    filters.droppedAfter !== null &&
+    filters.droppedBefore !== null &&
+    filters.droppedAfter >= filters.droppedBefore
+  ) {
+    throw badRequest('invalid_date_range', 'dropped_after must be earlier than dropped_before.', {
+      parameter: 'dropped_after',
+    });
+  }
+  return filters;
+}
+
+export function parseFeedPage(query: FeedQueryInput): FeedPage {
+  return {
+    sort: enumParam(query, 'sort', FEED_SORTS, 'dropped_at'),
+    limit: integerParam(query, 'limit', 1, MAX_LIMIT) ?? DEFAULT_LIMIT,
+    offset: integerParam(query, 'offset', 0, MAX_OFFSET) ?? 0,
+  };
+}

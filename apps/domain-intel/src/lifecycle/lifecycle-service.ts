@@ -1,0 +1,52 @@
+import type { Clock } from '@repo/server-kit';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import type { RdapClient } from '../rdap/types.ts';
+import { type RecheckOptions, type RecheckResult, recheckDueCandidates } from './rdap-recheck.ts';
+import { applyZoneDiff, type ZoneChange, type ZoneDiffResult } from './zone-evidence.ts';
+
+export interface TransitionView {
+  from: string;
+  to: string;
+  at: string;
+  evidence: string;
+  detail: unknown;
+}
+
+/** The lifecycle as the jobs use it: zone evidence, RDAP re-checks, and a domain's history. */
+export class LifecycleService {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly clock: Clock,
+    private readonly rdap: RdapClient,
+    private readonly defaults: Omit<RecheckOptions, 'onProgress' | 'deadline'>,
+  ) {}
+
+  applyZoneDiff(
+    diff: { tld: string; fromDate: string; toDate: string; changes: AsyncIterable<ZoneChange> },
+    onProgress?: (processed: number) => void,
+  ): Promise<ZoneDiffResult> {
+    return applyZoneDiff(this.db, this.clock, diff, onProgress);
+  }
+
+  recheckDue(options: Partial<RecheckOptions> = {}): Promise<RecheckResult> {
+    return recheckDueCandidates(this.db, this.clock, this.rdap, { ...this.defaults, ...options });
+  }
+
+  async history(domain: string): Promise<TransitionView[]> {
+    const rows = await this.db
+      .selectFrom('domain_transitions')
+      .select(['from_status', 'to_status', 'at', 'evidence', 'detail'])
+      .where('domain', '=', domain)
+      .orderBy('at', 'asc')
+      .orderBy('id', 'asc')
+      .execute();
+    return rows.map((row) => ({
+      from: row.from_status,
+      to: row.to_status,
+      at: new Date(row.at).toISOString(),
+      evidence: row.evidence,
+      detail: row.detail ? JSON.parse(row.detail) : null,
+    }));
+  }
+}

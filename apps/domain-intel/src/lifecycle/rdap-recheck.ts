@@ -1,0 +1,152 @@
+import type { Clock } from '@repo/server-kit';
+import type { Kysely } from 'kysely';
+import PQueue from 'p-queue';
+import type { DB } from '../db/schema.ts';
+import type { RdapClient } from '../rdap/types.ts';
+import { judgeRdapAnswer } from './rdap-evidence.ts';
+import { expectedDropAt, nextCheckAt, retryAfterFailure } from './recheck-schedule.ts';
+import { isPipelineStatus, PIPELINE_STATUSES, type PipelineStatus } from './states.ts';
+import { applyTransition } from './transitions.ts';
+
+export interface RecheckOptions {
+  tlds: readonly string[];
+  /** Most RDAP lookups per TLD in one run: each registry's budget per hourly run. */
+  perTldBudget: number;
+  /** Lookups in flight per TLD (the RDAP client also throttles per server). */
+  perTldConcurrency: number;
+  /** Give up on lookups still running after this time (epoch ms). */
+  deadline?: number;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface RecheckResult {
+  checked: number;
+  transitions: number;
+  dropped: number;
+  unknown: number;
+}
+
+interface Candidate {
+  domain: string;
+  status: string;
+  status_since: number;
+  check_failures: number;
+}
+
+/**
+ * One round of RDAP re-checks: for each TLD the candidates that are due, those expected to
+ * drop soonest first, at most `perTldBudget` of them. TLDs run side by side (different
+ * registries), lookups within one TLD with bounded concurrency.
+ */
+export async function recheckDueCandidates(
+  db: Kysely<DB>,
+  clock: Clock,
+  rdap: RdapClient,
+  options: RecheckOptions,
+): Promise<RecheckResult> {
+  const now = clock.now();
+  const result: RecheckResult = { checked: 0, transitions: 0, dropped: 0, unknown: 0 };
+  const batches = await Promise.all(
+    options.tlds.map((tld) =>
+      db
+        .selectFrom('feed_domains')
+        .select(['domain', 'status', 'status_since', 'check_failures'])
+        .where('tld', '=', tld)
+        .where('status', 'in', [...PIPELINE_STATUSES])
+        .where('next_check_at', '<=', now)
+        .orderBy('expected_drop_at', 'asc')
+        .orderBy('domain', 'asc')
+        .limit(options.perTldBudget)
+        .execute(),
+    ),
+  );
+  const total = batches.reduce((sum, batch) => sum + batch.length, 0);
+  options.onProgress?.(0, total);
+
+  await Promise.all(
+    batches.map(async (candidates) => {
+      const queue = new PQueue({ concurrency: options.perTldConcurrency });
+      await queue.addAll(
+        candidates.map((candidate) => async () => {
+          const outcome = await recheckOne(db, clock, rdap, candidate, options.deadline);
+          result.checked += 1;
+          if (outcome === 'unknown') result.unknown += 1;
+          else if (outcome !== 'unchanged') {
+            result.transitions += 1;
+            if (outcome === 'dropped') result.dropped += 1;
+          }
+          options.onProgress?.(result.checked, total);
+        }),
+      );
+    }),
+  );
+  return result;
+}
+
+async function recheckOne(
+  db: Kysely<DB>,
+  clock: Clock,
+  rdap: RdapClient,
+  candidate: Candidate,
+  deadline: number | undefined,
+): Promise<string> {
+  if (!isPipelineStatus(candidate.status)) return 'unchanged';
+  const current: PipelineStatus = candidate.status;
+  const lookup = await rdap.lookupDomain(candidate.domain, { registryOnly: true, ...(deadline ? { deadline } : {}) });
+  const now = clock.now();
+  const verdict = judgeRdapAnswer(current, lookup);
+
+  if (verdict.kind === 'unknown') {
+    const failures = candidate.check_failures + 1;
+    await db
+      .updateTable('feed_domains')
+      .set({ check_failures: failures, next_check_at: retryAfterFailure(now, failures), updated_at: now })
+      .where('domain', '=', candidate.domain)
+      .where('status', '=', current)
+      .execute();
+    return 'unknown';
+  }
+  if (verdict.kind === 'unchanged') {
+    const expected = expectedDropAt(current, candidate.status_since);
+    await db
+      .updateTable('feed_domains')
+      .set({
+        check_failures: 0,
+        last_checked_at: now,
+        verified_at: now,
+        expected_drop_at: expected,
+        next_check_at: nextCheckAt(now, expected),
+        updated_at: now,
+      })
+      .where('domain', '=', candidate.domain)
+      .where('status', '=', current)
+      .execute();
+    return 'unchanged';
+  }
+
+  const to = verdict.to;
+  const lifecycle =
+    to === 'redemption' || to === 'pending-delete'
+      ? { expected_drop_at: expectedDropAt(to, now), next_check_at: nextCheckAt(now, expectedDropAt(to, now)) }
+      : { expected_drop_at: null, next_check_at: null };
+  const moved = await applyTransition(
+    db,
+    {
+      domain: candidate.domain,
+      from: current,
+      to,
+      at: now,
+      evidence: verdict.evidence,
+      evidenceKey: verdict.evidenceKey,
+      detail: verdict.detail,
+    },
+    {
+      ...lifecycle,
+      check_failures: 0,
+      last_checked_at: now,
+      verified_at: now,
+      ...(to === 'dropped' ? { dropped_at: now } : {}),
+    },
+  );
+  return moved ? to : 'unchanged';
+}

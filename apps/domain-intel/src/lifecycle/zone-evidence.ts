@@ -1,0 +1,175 @@
+import type { Clock } from '@repo/server-kit';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import { labelFacts } from './label-facts.ts';
+import { expectedDropAt } from './recheck-schedule.ts';
+import { isPipelineStatus, type StoredStatus } from './states.ts';
+import { recordTransition } from './transitions.ts';
+
+/** One line of a snapshot diff (the zones module's `diffSnapshots` yields these). */
+export interface ZoneChange {
+  name: string;
+  change: 'removed' | 'added';
+}
+
+export interface ZoneDiffResult {
+  tld: string;
+  fromDate: string;
+  toDate: string;
+  status: 'applied' | 'already_applied';
+  removed: number;
+  added: number;
+  /** Transitions recorded by this run (a resumed run counts only the ones it made). */
+  transitions: number;
+}
+
+const CHUNK = 500;
+
+/**
+ * Applies the zone diff of one TLD from `fromDate` to `toDate` to the lifecycle: a removed
+ * name starts (or restarts) its way as `left-zone`; an added name that was on the way ends
+ * it as `returned`, or as `re-registered` when it had already dropped.
+ *
+ * Idempotent and resumable: each row remembers the snapshot date of the last zone evidence
+ * applied to it, so a re-run skips what an interrupted run already wrote, and a completed
+ * diff is recorded in `zone_diff_runs` so applying it again is a no-op.
+ */
+export async function applyZoneDiff(
+  db: Kysely<DB>,
+  clock: Clock,
+  diff: { tld: string; fromDate: string; toDate: string; changes: AsyncIterable<ZoneChange> },
+  onProgress: (processed: number) => void = () => {},
+): Promise<ZoneDiffResult> {
+  const { tld, fromDate, toDate } = diff;
+  const result: ZoneDiffResult = { tld, fromDate, toDate, status: 'applied', removed: 0, added: 0, transitions: 0 };
+  const done = await db
+    .selectFrom('zone_diff_runs')
+    .select(['removed', 'added'])
+    .where('tld', '=', tld)
+    .where('to_date', '=', toDate)
+    .executeTakeFirst();
+  if (done) return { ...result, status: 'already_applied', removed: done.removed, added: done.added };
+
+  let chunk: ZoneChange[] = [];
+  const flush = async () => {
+    result.transitions += await applyChunk(db, clock.now(), { tld, fromDate, toDate }, chunk);
+    for (const change of chunk) result[change.change] += 1;
+    onProgress(result.removed + result.added);
+    chunk = [];
+  };
+  for await (const change of diff.changes) {
+    chunk.push(change);
+    if (chunk.length >= CHUNK) await flush();
+  }
+  if (chunk.length > 0) await flush();
+
+  await db
+    .insertInto('zone_diff_runs')
+    .values({
+      tld,
+      to_date: toDate,
+      from_date: fromDate,
+      removed: result.removed,
+      added: result.added,
+      completed_at: clock.now(),
+    })
+    .onConflict((conflict) => conflict.columns(['tld', 'to_date']).doNothing())
+    .execute();
+  return result;
+}
+
+async function applyChunk(
+  db: Kysely<DB>,
+  now: number,
+  diff: { tld: string; fromDate: string; toDate: string },
+  changes: ZoneChange[],
+): Promise<number> {
+  const existing = await db
+    .selectFrom('feed_domains')
+    .select(['domain', 'status', 'zone_date'])
+    .where(
+      'domain',
+      'in',
+      changes.map((change) => change.name),
+    )
+    .execute();
+  const rows = new Map(existing.map((row) => [row.domain, row]));
+  const evidenceKey = `zone:${diff.tld}:${diff.toDate}`;
+  const detail = { tld: diff.tld, from_date: diff.fromDate, to_date: diff.toDate };
+  let transitions = 0;
+
+  await db.transaction().execute(async (trx) => {
+    for (const { name, change } of changes) {
+      const row = rows.get(name);
+      // Evidence of this snapshot (or a later one) is already on the row: a re-run.
+      if (row?.zone_date && row.zone_date >= diff.toDate) continue;
+
+      if (change === 'removed') {
+        if (row && (isPipelineStatus(row.status) || row.status === 'dropped')) continue;
+        const from = row ? (row.status as StoredStatus) : 'in-zone';
+        const lifecycle = {
+          status: 'left-zone',
+          status_since: now,
+          left_zone_at: now,
+          zone_date: diff.toDate,
+          expected_drop_at: expectedDropAt('left-zone', now),
+          next_check_at: now,
+          check_failures: 0,
+          last_checked_at: null,
+          dropped_at: null,
+          verified_at: null,
+          enrich_due_at: now,
+          updated_at: now,
+        };
+        await trx
+          .insertInto('feed_domains')
+          .values({ domain: name, ...labelFacts(name), ...lifecycle })
+          .onConflict((conflict) => conflict.column('domain').doUpdateSet(lifecycle))
+          .execute();
+        await recordTransition(trx, {
+          domain: name,
+          from,
+          to: 'left-zone',
+          at: now,
+          evidence: 'zone_removed',
+          evidenceKey,
+          detail,
+        });
+        transitions += 1;
+        continue;
+      }
+
+      if (!row) continue;
+      const to: StoredStatus | null = isPipelineStatus(row.status)
+        ? 'returned'
+        : row.status === 'dropped'
+          ? 're-registered'
+          : null;
+      if (!to) continue;
+      await trx
+        .updateTable('feed_domains')
+        .set({
+          status: to,
+          status_since: now,
+          zone_date: diff.toDate,
+          next_check_at: null,
+          expected_drop_at: null,
+          enrich_due_at: null,
+          updated_at: now,
+        })
+        .where('domain', '=', name)
+        .execute();
+      await recordTransition(trx, {
+        domain: name,
+        from: row.status as StoredStatus,
+        to,
+        at: now,
+        evidence: 'zone_added',
+        evidenceKey,
+        detail,
+      });
+      transitions += 1;
+    }
+  });
+  return transitions;
+}

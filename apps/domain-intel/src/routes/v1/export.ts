@@ -1,0 +1,68 @@
+import { Readable } from 'node:stream';
+import { Type } from '@fastify/type-provider-typebox';
+import { AppError, badRequest } from '@repo/server-kit';
+import type { FastifyInstance } from 'fastify';
+import { CSV_HEADER, type FeedRecord, toCsvLine } from '../../feed/feed-row.ts';
+import { parseFeedFilters } from '../../feed/filters.ts';
+import { FeedFilterQuery } from '../../feed/schemas.ts';
+import { keyedErrorResponses } from '../../http/schemas.ts';
+
+const FORMATS = ['ndjson', 'csv'] as const;
+const PAGING_PARAMETERS = ['limit', 'offset', 'sort'];
+
+async function* render(records: AsyncIterable<FeedRecord>, format: (typeof FORMATS)[number]): AsyncGenerator<string> {
+  if (format === 'csv') yield `${CSV_HEADER.join(',')}\n`;
+  for await (const record of records) {
+    yield format === 'csv' ? `${toCsvLine(record)}\n` : `${JSON.stringify(record)}\n`;
+  }
+}
+
+export default async function exportRoute(app: FastifyInstance): Promise<void> {
+  app.get(
+    '/domains/export',
+    {
+      schema: {
+        summary: 'Bulk export of the feed (Enterprise)',
+        description:
+          'Every record matching the same filters as /v1/domains, streamed in domain order, without a row cap, as ' +
+          'NDJSON (default) or CSV. One call counts once against the quota.',
+        tags: ['feed'],
+        querystring: Type.Object({
+          ...FeedFilterQuery,
+          format: Type.Optional(Type.String({ description: 'ndjson (default) or csv' })),
+        }),
+        response: {
+          200: { description: 'NDJSON (application/x-ndjson) or CSV (text/csv)', type: 'string' },
+          ...keyedErrorResponses,
+        },
+      },
+    },
+    async (request, reply) => {
+      if (!request.caller!.plan.features.bulkExport) {
+        throw new AppError(403, 'plan_required', 'Bulk export is part of the Enterprise plan.');
+      }
+      const query = request.query as Record<string, string | undefined>;
+      const paging = PAGING_PARAMETERS.filter((name) => query[name] !== undefined);
+      if (paging.length > 0) {
+        throw badRequest(
+          'unsupported_parameter',
+          `The export returns every match in domain order; drop ${paging.join(', ')}.`,
+          {
+            parameters: paging,
+          },
+        );
+      }
+      const format = query.format ?? 'ndjson';
+      if (!(FORMATS as readonly string[]).includes(format)) {
+        throw badRequest('invalid_format', `format must be ndjson or csv; got "${format}".`, { parameter: 'format' });
+      }
+      const filters = parseFeedFilters(query, app.ctx.config.TRACKED_TLDS);
+      const typed = format as (typeof FORMATS)[number];
+      const date = new Date(app.ctx.clock.now()).toISOString().slice(0, 10);
+      reply
+        .type(typed === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8')
+        .header('content-disposition', `attachment; filename="dropped-domains-${date}.${typed}"`);
+      return reply.send(Readable.from(render(app.ctx.feed.stream(filters), typed)));
+    },
+  );
+}

@@ -1,0 +1,214 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createDatabase, type Database, ManualClock, migrateToLatest } from '@repo/server-kit';
+import { databaseTargets, type ProvisionedDatabase } from '@repo/server-kit/testing';
+import { migrations } from '../src/db/migrations/index.ts';
+import type { DB } from '../src/db/schema.ts';
+import { LifecycleService } from '../src/lifecycle/index.ts';
+import { changes, ScriptedRdap } from './feed-helpers.ts';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+for (const target of databaseTargets()) {
+  describe(`lifecycle (${target.name})`, { skip: target.skip }, () => {
+    let provisioned: ProvisionedDatabase;
+    let database: Database<DB>;
+    let clock: ManualClock;
+    let rdap: ScriptedRdap;
+    let lifecycle: LifecycleService;
+
+    before(async () => {
+      provisioned = await target.provision();
+      database = createDatabase<DB>({
+        databaseUrl: provisioned.databaseUrl,
+        dataDir: provisioned.dataDir,
+        sqliteFile: 'lifecycle.sqlite',
+        postgresSchema: provisioned.postgresSchema,
+      });
+      await migrateToLatest(database, migrations);
+      clock = new ManualClock('2026-03-10T06:00:00Z');
+      rdap = new ScriptedRdap(() => clock.now());
+      lifecycle = new LifecycleService(database.db, clock, rdap, {
+        tlds: ['com', 'net'],
+        perTldBudget: 100,
+        perTldConcurrency: 2,
+      });
+    });
+    after(async () => {
+      await database.close();
+      await provisioned.cleanup();
+    });
+
+    const row = (domain: string) =>
+      database.db.selectFrom('feed_domains').selectAll().where('domain', '=', domain).executeTakeFirst();
+
+    it('walks a name from the zone diff through redemption and pending delete to a verified drop', async () => {
+      const diff = await lifecycle.applyZoneDiff({
+        tld: 'com',
+        fromDate: '2026-03-09',
+        toDate: '2026-03-10',
+        changes: changes(['walker.com', 'removed']),
+      });
+      assert.equal(diff.transitions, 1);
+      assert.equal((await row('walker.com'))?.status, 'left-zone');
+
+      rdap.status('walker.com', 'redemption period');
+      let result = await lifecycle.recheckDue({ tlds: ['com'] });
+      assert.deepEqual(result, { checked: 1, transitions: 1, dropped: 0, unknown: 0 });
+      assert.equal((await row('walker.com'))?.status, 'redemption');
+
+      // Not due again for a day: nothing is asked.
+      rdap.asked.length = 0;
+      await lifecycle.recheckDue({ tlds: ['com'] });
+      assert.deepEqual(rdap.asked, []);
+
+      clock.advance(DAY);
+      rdap.status('walker.com', 'pending delete');
+      await lifecycle.recheckDue({ tlds: ['com'] });
+      assert.equal((await row('walker.com'))?.status, 'pending-delete');
+
+      clock.advance(DAY);
+      rdap.notFound('walker.com');
+      result = await lifecycle.recheckDue({ tlds: ['com'] });
+      assert.equal(result.dropped, 1);
+      const dropped = await row('walker.com');
+      assert.equal(dropped?.status, 'dropped');
+      assert.equal(dropped?.dropped_at, clock.now());
+      assert.equal(dropped?.next_check_at, null);
+
+      const history = await lifecycle.history('walker.com');
+      assert.deepEqual(
+        history.map((step) => [step.from, step.to, step.evidence]),
+        [
+          ['in-zone', 'left-zone', 'zone_removed'],
+          ['left-zone', 'redemption', 'rdap_status'],
+          ['redemption', 'pending-delete', 'rdap_status'],
+          ['pending-delete', 'dropped', 'rdap_not_found'],
+        ],
+      );
+    });
+
+    it('never moves a name backwards and leaves it alone when RDAP gives no answer', async () => {
+      await lifecycle.applyZoneDiff({
+        tld: 'net',
+        fromDate: '2026-03-09',
+        toDate: '2026-03-10',
+        changes: changes(['stubborn.net', 'removed'], ['flaky.net', 'removed']),
+      });
+      rdap.status('stubborn.net', 'pending delete');
+      rdap.failing('flaky.net');
+      await lifecycle.recheckDue({ tlds: ['net'] });
+      assert.equal((await row('stubborn.net'))?.status, 'pending-delete');
+      const flaky = await row('flaky.net');
+      assert.equal(flaky?.status, 'left-zone');
+      assert.equal(flaky?.check_failures, 1);
+      assert.ok(flaky!.next_check_at! > clock.now());
+
+      clock.advance(DAY);
+      rdap.status('stubborn.net', 'redemption period');
+      const result = await lifecycle.recheckDue({ tlds: ['net'] });
+      assert.equal(result.transitions, 0);
+      assert.equal((await row('stubborn.net'))?.status, 'pending-delete');
+    });
+
+    it('ends the lifecycle as returned or re-registered when the name comes back', async () => {
+      await lifecycle.applyZoneDiff({
+        tld: 'com',
+        fromDate: '2026-03-10',
+        toDate: '2026-03-11',
+        changes: changes(['comeback.com', 'removed'], ['restored.com', 'removed']),
+      });
+      rdap.status('restored.com', 'redemption period');
+      await lifecycle.recheckDue({ tlds: ['com'] });
+      clock.advance(DAY);
+      // The registrant paid the restore fee: registered, no deletion status.
+      rdap.status('restored.com', 'client transfer prohibited');
+      await lifecycle.recheckDue({ tlds: ['com'] });
+      assert.equal((await row('restored.com'))?.status, 'returned');
+
+      await lifecycle.applyZoneDiff({
+        tld: 'com',
+        fromDate: '2026-03-11',
+        toDate: '2026-03-12',
+        changes: changes(['comeback.com', 'added'], ['walker.com', 'added']),
+      });
+      assert.equal((await row('comeback.com'))?.status, 'returned');
+      assert.equal((await row('walker.com'))?.status, 're-registered');
+      const walker = await lifecycle.history('walker.com');
+      assert.deepEqual(walker.at(-1)?.to, 're-registered');
+    });
+
+    it('applies a zone diff once: a re-run is a no-op and an interrupted run completes without duplicates', async () => {
+      const names = Array.from({ length: 1_200 }, (_, i) => `bulk${String(i).padStart(4, '0')}.com`);
+      const removals = () => changes(...names.map((name) => [name, 'removed'] as [string, 'removed']));
+
+      // Interrupted after the first chunk of 500: the source fails mid-stream.
+      async function* failing() {
+        let count = 0;
+        for await (const change of removals()) {
+          if (++count > 700) throw new Error('connection reset');
+          yield change;
+        }
+      }
+      await assert.rejects(
+        lifecycle.applyZoneDiff({ tld: 'com', fromDate: '2026-03-12', toDate: '2026-03-13', changes: failing() }),
+        /connection reset/,
+      );
+      const resumed = await lifecycle.applyZoneDiff({
+        tld: 'com',
+        fromDate: '2026-03-12',
+        toDate: '2026-03-13',
+        changes: removals(),
+      });
+      assert.equal(resumed.status, 'applied');
+      assert.equal(resumed.removed, 1_200);
+      assert.equal(resumed.transitions, 700);
+
+      const again = await lifecycle.applyZoneDiff({
+        tld: 'com',
+        fromDate: '2026-03-12',
+        toDate: '2026-03-13',
+        changes: removals(),
+      });
+      assert.equal(again.status, 'already_applied');
+
+      const counted = await database.db
+        .selectFrom('domain_transitions')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('domain', 'like', 'bulk%')
+        .executeTakeFirstOrThrow();
+      assert.equal(Number(counted.n), 1_200);
+    });
+
+    it('re-checks the names expected to drop soonest first, within the per-TLD budget', async () => {
+      const base = clock.now();
+      for (const [name, sinceDaysAgo] of [
+        ['late.net', 0],
+        ['soon.net', 4],
+        ['middle.net', 2],
+      ] as const) {
+        await database.db
+          .insertInto('feed_domains')
+          .values({
+            domain: name,
+            tld: 'net',
+            label: name.split('.')[0]!,
+            status: 'pending-delete',
+            status_since: base - sinceDaysAgo * DAY,
+            expected_drop_at: base + (5 - sinceDaysAgo) * DAY,
+            next_check_at: base,
+            length: 4,
+            has_hyphen: 0,
+            has_digit: 0,
+            updated_at: base,
+          })
+          .execute();
+        rdap.status(name, 'pending delete');
+      }
+      rdap.asked.length = 0;
+      await lifecycle.recheckDue({ tlds: ['net'], perTldBudget: 2 });
+      assert.deepEqual(rdap.asked, ['soon.net', 'middle.net']);
+    });
+  });
+}
