@@ -11,3 +11,27 @@ export interface SnapshotStore {
   /** Streams the names of one snapshot in sorted order. */
   read(tld: string, date: string): AsyncIterable<string>;
 }
+
+/** A snapshot written to a temporary file, not yet visible to readers. */
+export interface StagedSnapshot {
+  tld: string;
+  date: string;
+  names: number;
+  /** Compressed size on disk. */
+  bytes: number;
+  /** Publishes it atomically (rename); replaces nothing half-written, ever. */
+  commit(): Promise<void>;
+  /** Deletes the temporary file. */
+  discard(): Promise<void>;
+}
+
+/** The store the zones module writes; readers only need `SnapshotStore`. */
+export interface WritableSnapshotStore extends SnapshotStore {
+  has(tld: string, date: string): Promise<boolean>;
+  /** The snapshot as newline-terminated bytes in sorted order, for byte-level merging. */
+  readChunks(tld: string, date: string): AsyncIterable<Buffer>;
+  /** Writes sorted, distinct names (in batches) to a staged snapshot; refuses unsorted input. */
+  stage(tld: string, date: string, sortedNames: AsyncIterable<string[]>): Promise<StagedSnapshot>;
+  /** Names in a committed snapshot (streams it) and its compressed size. */
+  measure(tld: string, date: string): Promise<{ names: number; bytes: number }>;
+}

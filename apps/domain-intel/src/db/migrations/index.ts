@@ -1,5 +1,6 @@
 import type { MigrationSet } from '@repo/server-kit';
 import { accountsMigration } from './0001_accounts.ts';
+import { zonesMigration } from './0020_zones.ts';
 import { feedMigration } from './0030_feed.ts';
 
 /**
@@ -8,5 +9,6 @@ import { feedMigration } from './0030_feed.ts';
  */
 export const migrations: MigrationSet = (dialect) => ({
   '0001_accounts': accountsMigration(dialect),
+  '0020_zones': zonesMigration(dialect),
   '0030_feed': feedMigration(dialect),
 });
