@@ -71,8 +71,9 @@ export class ZoneIndex implements ZonePresence {
     return index;
   }
 
-  get tlds(): readonly string[] {
-    return this.#options.tlds;
+  /** TLDs with an index in service (tracked TLDs whose snapshot has been indexed). */
+  indexedTlds(): string[] {
+    return [...this.#files.keys()];
   }
 
   async isInZone(domain: string): Promise<boolean | null> {
