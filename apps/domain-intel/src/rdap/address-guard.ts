@@ -1,0 +1,70 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+/**
+ * The SSRF guard of every outbound RDAP request. RDAP responses carry links we follow
+ * (`related`), so a hostile or compromised server could point us at our own network:
+ * only `https` to public unicast addresses is allowed. The insecure mode (simulator,
+ * tests) also allows `http` and loopback, never private, link-local or metadata ranges.
+ */
+export interface AddressPolicy {
+  allowInsecure: boolean;
+}
+
+export class BlockedAddressError extends Error {
+  readonly code = 'ERR_RDAP_BLOCKED_ADDRESS';
+  constructor(message: string) {
+    super(message);
+    this.name = 'BlockedAddressError';
+  }
+}
+
+export function isAllowedAddress(address: string, policy: AddressPolicy): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  const range = ipaddr.process(address).range();
+  return range === 'unicast' || (policy.allowInsecure && range === 'loopback');
+}
+
+/** Checks the scheme, credentials and (for IP literals) the address of a URL before any request. */
+export function assertAllowedUrl(url: string, policy: AddressPolicy): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new BlockedAddressError(`"${url}" is not a valid URL.`);
+  }
+  const schemeAllowed = parsed.protocol === 'https:' || (policy.allowInsecure && parsed.protocol === 'http:');
+  if (!schemeAllowed) throw new BlockedAddressError(`The scheme of ${parsed.origin} is not allowed (https only).`);
+  if (parsed.username || parsed.password) throw new BlockedAddressError('URLs with credentials are not followed.');
+  const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (isIP(host) !== 0 && !isAllowedAddress(host, policy)) {
+    throw new BlockedAddressError(`The address ${host} is not a public address.`);
+  }
+  return parsed;
+}
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * A `lookup` for `net.connect` that resolves as usual and refuses the connection when any
+ * resolved address is not allowed, so a DNS name pointing at 10.0.0.1 is caught at connect
+ * time (no gap between check and use).
+ */
+export function guardedLookup(policy: AddressPolicy) {
+  return (hostname: string, options: { all?: boolean; family?: number | string }, callback: LookupCallback): void => {
+    dnsLookup(hostname, { ...options, all: true } as { all: true }, (error, addresses) => {
+      if (error) return callback(error, []);
+      const blocked = addresses.find((entry) => !isAllowedAddress(entry.address, policy));
+      if (blocked || addresses.length === 0) {
+        const refusal = new BlockedAddressError(
+          `${hostname} resolves to ${blocked?.address ?? 'no address'}, which is not a public address.`,
+        ) as NodeJS.ErrnoException;
+        return callback(refusal, []);
+      }
+      if (options.all) return callback(null, addresses);
+      const [first] = addresses as [LookupAddress];
+      callback(null, first.address, first.family);
+    });
+  };
+}

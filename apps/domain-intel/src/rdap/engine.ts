@@ -1,0 +1,65 @@
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import type { Clock } from '@repo/server-kit';
+import type { Config } from '../config.ts';
+import { RdapBootstrap } from './bootstrap.ts';
+import { HttpRdapClient } from './client.ts';
+import { RdapHttp } from './http.ts';
+import type { RdapClient } from './types.ts';
+
+export interface RdapEngine extends RdapClient {
+  close(): Promise<void>;
+}
+
+/** The RDAP client of a process, built from configuration; `close()` releases its pools and timers. */
+export function createRdapEngine(config: Config, clock: Clock, onError: (error: unknown) => void): RdapEngine {
+  const http = new RdapHttp({
+    allowInsecure: config.RDAP_ALLOW_INSECURE,
+    connectTimeoutMs: config.RDAP_CONNECT_TIMEOUT_MS,
+    requestTimeoutMs: config.RDAP_REQUEST_TIMEOUT_MS,
+    maxResponseBytes: config.RDAP_MAX_RESPONSE_BYTES,
+    hostConcurrency: config.RDAP_HOST_CONCURRENCY,
+    hostRatePerSecond: config.RDAP_HOST_RATE_PER_SECOND,
+    maxRetries: config.RDAP_MAX_RETRIES,
+    maxRetryWaitMs: config.RDAP_RETRY_MAX_WAIT_MS,
+    breaker: {
+      errorThresholdPercentage: config.RDAP_BREAKER_ERROR_PERCENT,
+      volumeThreshold: config.RDAP_BREAKER_MIN_REQUESTS,
+      resetTimeoutMs: config.RDAP_BREAKER_RESET_MS,
+    },
+    userAgent: 'domain-intel/1.0 (+RDAP client)',
+  });
+  const bootstrap = new RdapBootstrap({
+    source: config.RDAP_BOOTSTRAP_URL,
+    overrides: config.RDAP_BOOTSTRAP_OVERRIDES,
+    cacheFile: bootstrapCacheFile(config),
+    refreshMs: config.RDAP_BOOTSTRAP_REFRESH_HOURS * 3_600_000,
+    fetchTimeoutMs: config.RDAP_REQUEST_TIMEOUT_MS * 2,
+    clock,
+    onError,
+  });
+  const client = new HttpRdapClient({
+    http,
+    bootstrap,
+    clock,
+    defaultBudgetMs: config.RDAP_LOOKUP_BUDGET_MS,
+    allowInsecure: config.RDAP_ALLOW_INSECURE,
+  });
+  return {
+    lookupDomain: (name, options) => client.lookupDomain(name, options),
+    async close() {
+      await Promise.all([http.close(), bootstrap.close()]);
+    },
+  };
+}
+
+/**
+ * Downloaded bootstrap files are kept per source URL, so pointing the service at another
+ * source (the simulator, a mirror) never serves the previous source's copy. A file source
+ * needs no copy.
+ */
+function bootstrapCacheFile(config: Config): string | undefined {
+  if (!/^https?:\/\//i.test(config.RDAP_BOOTSTRAP_URL)) return undefined;
+  const sourceId = createHash('sha256').update(config.RDAP_BOOTSTRAP_URL).digest('hex').slice(0, 16);
+  return path.join(config.DATA_DIR, 'rdap', `dns-${sourceId}.json`);
+}

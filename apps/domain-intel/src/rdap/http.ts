@@ -1,0 +1,248 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import CircuitBreaker from 'opossum';
+import PQueue from 'p-queue';
+import { Agent, request } from 'undici';
+import { type AddressPolicy, assertAllowedUrl, BlockedAddressError, guardedLookup } from './address-guard.ts';
+import { type FetchFailureReason, isCallerSideFailure, parseRetryAfter, UpstreamFailure } from './upstream-failure.ts';
+
+export interface RdapHttpOptions extends AddressPolicy {
+  /** TCP+TLS connect timeout per attempt. */
+  connectTimeoutMs: number;
+  /** Whole exchange (headers and body) per attempt. */
+  requestTimeoutMs: number;
+  maxResponseBytes: number;
+  /** Open connections and requests in flight per host. */
+  hostConcurrency: number;
+  /** Requests started per host per second. */
+  hostRatePerSecond: number;
+  /** Longest `Retry-After` we wait out before retrying; longer ones give `rate_limited`. */
+  maxRetryWaitMs: number;
+  /** Retries after a 429 (each after the server's `Retry-After`). */
+  maxRetries: number;
+  breaker: { errorThresholdPercentage: number; volumeThreshold: number; resetTimeoutMs: number };
+  userAgent: string;
+}
+
+export interface GetOptions {
+  signal?: AbortSignal | undefined;
+  /**
+   * Which server's limits, breaker and cool-down apply: the registry's bootstrap base URL
+   * (several registries can share a host), else the URL's origin.
+   */
+  server?: string;
+}
+
+export type FetchOutcome =
+  | { kind: 'ok'; url: string; body: Record<string, unknown> }
+  | { kind: 'not_found'; url: string }
+  | { kind: 'failure'; url: string; reason: FetchFailureReason; message: string };
+
+/** Per upstream server: a queue bounding concurrency and rate, a circuit breaker, a cool-down after 429. */
+interface HostLane {
+  queue: PQueue;
+  breaker: CircuitBreaker<[() => Promise<Exchange>], Exchange>;
+  coolDownUntil: number;
+}
+
+type Exchange =
+  | { status: 200; body: Record<string, unknown> }
+  | { status: 404 }
+  | { status: 429; retryAfterMs: number };
+
+const DEFAULT_RETRY_AFTER_MS = 1000;
+const RDAP_MEDIA_TYPES = /^application\/(rdap\+)?json\b/i;
+
+/**
+ * HTTP to RDAP servers with undici: one connection pool per origin (the Agent's), connect
+ * and total timeouts, a response size cap, and per-host lanes so one slow or throttling
+ * registry never holds up another.
+ */
+export class RdapHttp {
+  readonly #options: RdapHttpOptions;
+  readonly #agent: Agent;
+  readonly #lanes = new Map<string, HostLane>();
+
+  constructor(options: RdapHttpOptions) {
+    this.#options = options;
+    this.#agent = new Agent({
+      connections: options.hostConcurrency,
+      connect: { timeout: options.connectTimeoutMs, lookup: guardedLookup(options) },
+      headersTimeout: options.requestTimeoutMs,
+      bodyTimeout: options.requestTimeoutMs,
+      maxResponseSize: options.maxResponseBytes,
+    });
+  }
+
+  /**
+   * GETs an RDAP JSON document within `budgetMs`. 429s are retried after their `Retry-After`
+   * when that fits the budget; everything else that is not a 200 or a 404 is a failure.
+   */
+  async getJson(url: string, budgetMs: number, options: GetOptions = {}): Promise<FetchOutcome> {
+    let target: URL;
+    try {
+      target = assertAllowedUrl(url, this.#options);
+    } catch (error) {
+      return { kind: 'failure', url, reason: 'blocked_address', message: (error as Error).message };
+    }
+    const { signal } = options;
+    const deadlineSignal = AbortSignal.any([AbortSignal.timeout(Math.max(0, budgetMs)), ...(signal ? [signal] : [])]);
+    const startedAt = Date.now();
+    const lane = this.#lane(options.server ?? target.origin);
+    try {
+      for (let attempt = 0; ; attempt++) {
+        await this.#waitForCoolDown(lane, startedAt + budgetMs);
+        const exchange = await lane.queue.add(() => lane.breaker.fire(() => this.#exchange(target, deadlineSignal)), {
+          signal: deadlineSignal,
+        });
+        if (exchange.status === 200) return { kind: 'ok', url, body: exchange.body };
+        if (exchange.status === 404) return { kind: 'not_found', url };
+        lane.coolDownUntil = Math.max(lane.coolDownUntil, Date.now() + exchange.retryAfterMs);
+        if (attempt >= this.#options.maxRetries) {
+          throw new UpstreamFailure('rate_limited', `${target.host} answered 429 Too Many Requests.`);
+        }
+      }
+    } catch (error) {
+      const failure = this.#classify(error, target, deadlineSignal);
+      return { kind: 'failure', url, reason: failure.reason, message: failure.message };
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const lane of this.#lanes.values()) {
+      lane.queue.clear();
+      lane.breaker.shutdown();
+    }
+    await this.#agent.close();
+  }
+
+  #lane(server: string): HostLane {
+    let lane = this.#lanes.get(server);
+    if (!lane) {
+      const { breaker } = this.#options;
+      lane = {
+        queue: new PQueue({
+          concurrency: this.#options.hostConcurrency,
+          intervalCap: this.#options.hostRatePerSecond,
+          interval: 1000,
+        }),
+        breaker: new CircuitBreaker((task: () => Promise<Exchange>) => task(), {
+          timeout: false,
+          errorThresholdPercentage: breaker.errorThresholdPercentage,
+          volumeThreshold: breaker.volumeThreshold,
+          resetTimeout: breaker.resetTimeoutMs,
+          errorFilter: isCallerSideFailure,
+        }),
+        coolDownUntil: 0,
+      };
+      this.#lanes.set(server, lane);
+    }
+    return lane;
+  }
+
+  /** Honours a host's last `Retry-After` for every request to it, or gives up when it is too long. */
+  async #waitForCoolDown(lane: HostLane, deadline: number): Promise<void> {
+    const wait = lane.coolDownUntil - Date.now();
+    if (wait <= 0) return;
+    if (wait > this.#options.maxRetryWaitMs || Date.now() + wait > deadline) {
+      throw new UpstreamFailure(
+        'rate_limited',
+        `The RDAP server asked us to wait ${Math.ceil(wait / 1000)} s before the next request.`,
+      );
+    }
+    await sleep(wait);
+  }
+
+  /** One request; every failure leaves as an `UpstreamFailure`, so the breaker can judge it. */
+  async #exchange(target: URL, deadlineSignal: AbortSignal): Promise<Exchange> {
+    try {
+      return await this.#request(target, deadlineSignal);
+    } catch (error) {
+      if (error instanceof UpstreamFailure) throw error;
+      const { reason, message } = this.#classify(error, target, deadlineSignal);
+      throw new UpstreamFailure(reason, message);
+    }
+  }
+
+  async #request(target: URL, deadlineSignal: AbortSignal): Promise<Exchange> {
+    const signal = AbortSignal.any([deadlineSignal, AbortSignal.timeout(this.#options.requestTimeoutMs)]);
+    const response = await request(target, {
+      method: 'GET',
+      dispatcher: this.#agent,
+      signal,
+      headers: { accept: 'application/rdap+json, application/json;q=0.9', 'user-agent': this.#options.userAgent },
+    });
+    const { statusCode, headers, body } = response;
+    if (statusCode === 200) {
+      const declaredLength = Number(headers['content-length']);
+      if (declaredLength > this.#options.maxResponseBytes) {
+        body.destroy();
+        throw new UpstreamFailure('response_too_large', `The response of ${target.host} is ${declaredLength} bytes.`);
+      }
+      const contentType = String(headers['content-type'] ?? '');
+      const text = await body.text();
+      if (!RDAP_MEDIA_TYPES.test(contentType)) {
+        throw new UpstreamFailure('malformed_response', `${target.host} answered with content type "${contentType}".`);
+      }
+      return { status: 200, body: parseJsonObject(text, target.host) };
+    }
+    await body.dump();
+    if (statusCode === 404) return { status: 404 };
+    if (statusCode === 429) {
+      return {
+        status: 429,
+        retryAfterMs: parseRetryAfter(headers['retry-after'], Date.now()) ?? DEFAULT_RETRY_AFTER_MS,
+      };
+    }
+    throw new UpstreamFailure('upstream_error', `${target.host} answered HTTP ${statusCode}.`);
+  }
+
+  #classify(error: unknown, target: URL, deadlineSignal: AbortSignal): { reason: FetchFailureReason; message: string } {
+    if (error instanceof UpstreamFailure) return { reason: error.reason, message: error.message };
+    const code = errorCode(error);
+    if (code === 'EOPENBREAKER') {
+      return { reason: 'circuit_open', message: `Requests to ${target.host} are paused after repeated failures.` };
+    }
+    if (deadlineSignal.aborted) {
+      return { reason: 'deadline_exceeded', message: `${target.host} did not answer before the deadline.` };
+    }
+    if (error instanceof BlockedAddressError || code === 'ERR_RDAP_BLOCKED_ADDRESS') {
+      return { reason: 'blocked_address', message: (error as Error).message };
+    }
+    if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
+      return { reason: 'response_too_large', message: `The response of ${target.host} exceeds the size cap.` };
+    }
+    if (
+      code === 'UND_ERR_CONNECT_TIMEOUT' ||
+      code === 'UND_ERR_HEADERS_TIMEOUT' ||
+      code === 'UND_ERR_BODY_TIMEOUT' ||
+      (error as Error)?.name === 'TimeoutError' ||
+      (error as Error)?.name === 'AbortError'
+    ) {
+      return { reason: 'timeout', message: `${target.host} did not answer in time.` };
+    }
+    return { reason: 'network_error', message: `Could not reach ${target.host} (${code ?? 'connection failed'}).` };
+  }
+}
+
+function parseJsonObject(text: string, host: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new UpstreamFailure('malformed_response', `${host} sent a body that is not valid JSON.`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new UpstreamFailure('malformed_response', `${host} sent JSON that is not an RDAP object.`);
+  }
+  return value as Record<string, unknown>;
+}
+
+function errorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}

@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, it } from 'node:test';
+import { createRedis } from '@repo/server-kit';
+import { redisTarget } from '@repo/server-kit/testing';
+import { type Cache, MemoryCache, RedisCache } from '../src/cache/cache.ts';
+
+interface Entry {
+  status: string;
+  n: number;
+}
+
+async function exerciseContract(cache: Cache<Entry>) {
+  assert.equal(await cache.get('a'), undefined);
+  await cache.set('a', { status: 'registered', n: 1 }, 60_000);
+  await cache.set('b', { status: 'available', n: 2 }, 60_000);
+  assert.deepEqual(await cache.get('a'), { status: 'registered', n: 1 });
+  assert.deepEqual(await cache.getMany(['b', 'missing', 'a']), [
+    { status: 'available', n: 2 },
+    undefined,
+    { status: 'registered', n: 1 },
+  ]);
+  assert.deepEqual(await cache.getMany([]), []);
+  await cache.delete('a');
+  assert.equal(await cache.get('a'), undefined);
+  await cache.set('zero', { status: 'x', n: 0 }, 0);
+  assert.equal(await cache.get('zero'), undefined, 'a zero TTL is not stored');
+  await cache.set('short', { status: 'x', n: 3 }, 5);
+  await sleep(40);
+  assert.equal(await cache.get('short'), undefined, 'entries expire');
+}
+
+describe('cache', () => {
+  it('in-memory LRU follows the contract and evicts the least recently used', async () => {
+    await exerciseContract(new MemoryCache<Entry>({ maxEntries: 100 }));
+    const small = new MemoryCache<Entry>({ maxEntries: 2 });
+    await small.set('1', { status: 'a', n: 1 }, 60_000);
+    await small.set('2', { status: 'a', n: 2 }, 60_000);
+    await small.get('1');
+    await small.set('3', { status: 'a', n: 3 }, 60_000);
+    assert.deepEqual(await small.getMany(['1', '2', '3']), [{ status: 'a', n: 1 }, undefined, { status: 'a', n: 3 }]);
+  });
+
+  const target = redisTarget();
+  it('Redis follows the contract, namespaced', { skip: target.skip }, async () => {
+    const run = target.provision();
+    const redis = createRedis({ url: target.url!, keyPrefix: run.keyPrefix });
+    try {
+      await exerciseContract(new RedisCache<Entry>(redis, { namespace: 'one' }));
+      const one = new RedisCache<Entry>(redis, { namespace: 'one' });
+      const two = new RedisCache<Entry>(redis, { namespace: 'two' });
+      await one.set('k', { status: 'one', n: 1 }, 60_000);
+      assert.equal(await two.get('k'), undefined);
+      await redis.set('one:garbled', '{not json');
+      const errors: unknown[] = [];
+      const reporting = new RedisCache<Entry>(redis, { namespace: 'one', onError: (e) => errors.push(e) });
+      assert.equal(await reporting.get('garbled'), undefined);
+      assert.equal(errors.length, 1);
+    } finally {
+      redis.disconnect();
+      await run.cleanup();
+    }
+  });
+
+  it('a Redis that is down reads as a miss and drops writes instead of failing', async () => {
+    const redis = createRedis({ url: 'redis://127.0.0.1:1', keyPrefix: 'x:' });
+    redis.on('error', () => {});
+    const errors: unknown[] = [];
+    const cache = new RedisCache<Entry>(redis, { namespace: 'down', onError: (e) => errors.push(e) });
+    try {
+      await cache.set('a', { status: 'x', n: 1 }, 1000);
+      assert.equal(await cache.get('a'), undefined);
+      assert.ok(errors.length >= 2);
+    } finally {
+      redis.disconnect();
+    }
+  });
+});

@@ -1,0 +1,175 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import type { RdapLookup } from '../src/rdap/types.ts';
+import { type EngineUnderTest, startEngine } from './rdap-helpers.ts';
+
+const reasonOf = (lookup: RdapLookup) => (lookup.kind === 'unknown' ? lookup.reason : lookup.kind);
+
+describe('RDAP client against the simulator', () => {
+  let t: EngineUnderTest;
+  before(async () => {
+    t = await startEngine({ RDAP_BREAKER_MIN_REQUESTS: '1000' });
+    t.sim.world.register('example.com', {
+      registrar: { name: 'MarkMonitor Inc.', ianaId: '292', url: 'https://www.markmonitor.com' },
+      nameservers: ['ns1.example.com', 'ns2.example.com'],
+      createdAt: Date.parse('1997-09-15T04:00:00Z'),
+    });
+    t.sim.world.register('dying.org', { status: ['redemption period'], inZone: false });
+    t.sim.world.register('reserved.com');
+    t.sim.world.reserved.set('com', new Set(['reserved.com']));
+  });
+  after(() => t.close());
+  beforeEach(() => {
+    t.sim.rdap.clearFaults();
+    t.sim.rdap.resetCounts();
+  });
+
+  it('returns the registry record merged with the registrar record', async () => {
+    const lookup = await t.engine.lookupDomain('example.com');
+    assert.equal(lookup.kind, 'found');
+    if (lookup.kind !== 'found') return;
+    const { record } = lookup;
+    assert.equal(record.domain, 'example.com');
+    assert.equal(record.registered, true);
+    assert.deepEqual(record.registrar, {
+      name: 'MarkMonitor Inc.',
+      iana_id: '292',
+      url: 'https://www.markmonitor.com',
+      abuse_email: 'abuse@www.markmonitor.com',
+      abuse_phone: '+1.5555550100',
+    });
+    assert.equal(record.created_at, '1997-09-15T04:00:00.000Z');
+    assert.deepEqual(record.nameservers, ['ns1.example.com', 'ns2.example.com']);
+    assert.deepEqual(record.status, ['client transfer prohibited']);
+    assert.equal(record.dnssec, false);
+    assert.equal(record.registrant?.email, 'hostmaster@example.com');
+    assert.equal(record.registrant?.country, 'US');
+    assert.equal(record.registrant?.redacted, false);
+    assert.deepEqual(record.rdap_sources, [
+      `${t.sim.url}/rdap/verisign/domain/example.com`,
+      `${t.sim.url}/rdap/registrar/292/domain/example.com`,
+    ]);
+    assert.deepEqual(record.missing, []);
+    assert.equal(record.fetched_at, '2026-03-10T12:00:00.000Z');
+  });
+
+  it('registryOnly asks the registry alone; statuses come through', async () => {
+    const lookup = await t.engine.lookupDomain('dying.org', { registryOnly: true });
+    assert.equal(lookup.kind, 'found');
+    if (lookup.kind === 'found') assert.deepEqual(lookup.record.status, ['redemption period']);
+    assert.equal(t.sim.rdap.requestCount('registrar'), 0);
+  });
+
+  it('not_found only from the registry 404 (reserved names included, as registries answer them)', async () => {
+    const lookup = await t.engine.lookupDomain('never-registered.com');
+    assert.equal(lookup.kind, 'not_found');
+    if (lookup.kind === 'not_found')
+      assert.equal(lookup.source, `${t.sim.url}/rdap/verisign/domain/never-registered.com`);
+    assert.equal((await t.engine.lookupDomain('reserved.com')).kind, 'not_found');
+  });
+
+  it('a TLD without an RDAP server is unknown/no_rdap_server', async () => {
+    assert.equal(reasonOf(await t.engine.lookupDomain('example.io')), 'no_rdap_server');
+  });
+
+  it('a deadline shorter than the registry answers gives deadline_exceeded', async () => {
+    t.sim.rdap.setFaults('pir', { latencyMs: 2_000 });
+    const lookup = await t.engine.lookupDomain('dying.org', { deadline: t.clock.now() + 100 });
+    assert.equal(reasonOf(lookup), 'deadline_exceeded');
+    assert.equal(
+      reasonOf(await t.engine.lookupDomain('dying.org', { deadline: t.clock.now() - 1 })),
+      'deadline_exceeded',
+    );
+  });
+
+  it('a failing registrar hop still returns the registry data, saying what is missing', async () => {
+    t.sim.rdap.setFaults('registrar', { errorStatus: 502 });
+    const lookup = await t.engine.lookupDomain('example.com');
+    assert.equal(lookup.kind, 'found');
+    if (lookup.kind !== 'found') return;
+    assert.deepEqual(lookup.record.missing, ['registrar_record']);
+    assert.equal(lookup.record.registrar?.iana_id, '292');
+    assert.equal(lookup.record.registrant, null);
+  });
+
+  it('refuses crafted related links to private, metadata and non-http addresses', async () => {
+    const port = new URL(t.sim.url).port;
+    for (const href of [
+      'http://169.254.169.254/latest/meta-data/',
+      'http://10.0.0.1/rdap/domain/example.com',
+      'https://192.168.1.1/domain/example.com',
+      'http://[::ffff:10.0.0.1]/domain/example.com',
+      'file:///etc/passwd',
+      `http://user:secret@127.0.0.1:${port}/rdap/registrar/292/domain/example.com`,
+    ]) {
+      t.sim.rdap.setRelatedLink('example.com', href);
+      const lookup = await t.engine.lookupDomain('example.com');
+      assert.equal(lookup.kind, 'found', href);
+      if (lookup.kind === 'found') assert.deepEqual(lookup.record.missing, ['registrar_record'], href);
+    }
+    t.sim.rdap.setRelatedLink('example.com', null);
+    assert.equal(t.sim.rdap.requestCount('registrar'), 0);
+  });
+
+  it('every upstream fault is unknown with its reason, never not_found', async () => {
+    const cases: [Parameters<typeof t.sim.rdap.setFaults>[1], string][] = [
+      [{ errorStatus: 503 }, 'upstream_error'],
+      [{ errorStatus: 500 }, 'upstream_error'],
+      [{ malformedJson: true }, 'malformed_response'],
+      [{ oversizeBytes: 2 * 1024 * 1024 }, 'response_too_large'],
+      [{ hang: true }, 'timeout'],
+      // Last: the 30 s cool-down it leaves on the server is honoured by every later request.
+      [{ rateLimitPerSecond: 0, retryAfterSeconds: 30 }, 'rate_limited'],
+    ];
+    for (const [faults, reason] of cases) {
+      t.sim.rdap.clearFaults();
+      t.sim.rdap.setFaults('verisign', faults);
+      const registered = await t.engine.lookupDomain('example.com');
+      const free = await t.engine.lookupDomain('free-name.com');
+      assert.equal(reasonOf(registered), reason, JSON.stringify(faults));
+      assert.equal(reasonOf(free), reason, JSON.stringify(faults));
+    }
+  });
+});
+
+describe('RDAP client resilience', () => {
+  it('retries a 429 after its Retry-After when that fits', async () => {
+    const t = await startEngine({ RDAP_RETRY_MAX_WAIT_MS: '3000' });
+    try {
+      t.sim.world.register('busy.com');
+      t.sim.rdap.setFaults('verisign', { rateLimitPerSecond: 1, retryAfterSeconds: 1 });
+      assert.equal((await t.engine.lookupDomain('busy.com', { registryOnly: true })).kind, 'found');
+      assert.equal((await t.engine.lookupDomain('busy.com', { registryOnly: true })).kind, 'found');
+      assert.equal(t.sim.rdap.requestCount('verisign'), 3, 'the second lookup was answered 429 once, then retried');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('opens the circuit of a failing host without touching other hosts', async () => {
+    const t = await startEngine({ RDAP_BREAKER_MIN_REQUESTS: '2', RDAP_BREAKER_RESET_MS: '60000' });
+    try {
+      t.sim.world.register('up.org');
+      t.sim.rdap.setFaults('verisign', { errorStatus: 503 });
+      assert.equal(reasonOf(await t.engine.lookupDomain('a.com')), 'upstream_error');
+      assert.equal(reasonOf(await t.engine.lookupDomain('b.com')), 'upstream_error');
+      const before = t.sim.rdap.requestCount('verisign');
+      assert.equal(reasonOf(await t.engine.lookupDomain('c.com')), 'circuit_open');
+      assert.equal(t.sim.rdap.requestCount('verisign'), before, 'an open circuit sends nothing');
+      assert.equal((await t.engine.lookupDomain('up.org', { registryOnly: true })).kind, 'found');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('refuses http and loopback registry servers unless insecure mode is on', async () => {
+    const t = await startEngine({ RDAP_ALLOW_INSECURE: '0' });
+    try {
+      t.sim.world.register('example.com');
+      assert.equal(reasonOf(await t.engine.lookupDomain('example.com')), 'no_rdap_server');
+      assert.equal(t.sim.rdap.requestCount('verisign'), 0);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startUpstreamSim, type UpstreamSim } from '../src/index.ts';
+
+describe('upstream-sim RDAP', () => {
+  let sim: UpstreamSim;
+  before(async () => {
+    sim = await startUpstreamSim();
+    sim.world.register('example.com');
+    sim.world.register('example.org', { status: ['redemption period'] });
+    sim.world.register('blocked.com');
+    sim.world.reserved.set('com', new Set(['blocked.com']));
+  });
+  after(() => sim.close());
+
+  const get = (path: string, init?: RequestInit) => fetch(`${sim.url}${path}`, init);
+
+  it('publishes an RFC 9224 bootstrap file pointing at its registry servers', async () => {
+    const response = await get('/rdap/bootstrap/dns.json');
+    const file = await response.json();
+    assert.equal(file.version, '1.0');
+    const com = file.services.find(([tlds]: [string[]]) => tlds.includes('com'));
+    assert.deepEqual(com[1], [`${sim.url}/rdap/verisign/`]);
+  });
+
+  it('answers registered names with a domain object and a related registrar link', async () => {
+    const response = await get('/rdap/verisign/domain/example.com');
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get('content-type') ?? '', /application\/rdap\+json/);
+    const body = await response.json();
+    assert.equal(body.objectClassName, 'domain');
+    assert.equal(body.ldhName, 'EXAMPLE.COM');
+    const related = body.links.find((link: { rel: string }) => link.rel === 'related');
+    assert.equal(related.type, 'application/rdap+json');
+    const registrar = await (await fetch(related.href)).json();
+    const registrant = registrar.entities.find((e: { roles: string[] }) => e.roles.includes('registrant'));
+    assert.ok(registrant.vcardArray[1].some(([name]: [string]) => name === 'email'));
+  });
+
+  it('carries the world status and answers 404 for unknown, reserved and wrong-registry names', async () => {
+    const org = await (await get('/rdap/pir/domain/example.org')).json();
+    assert.deepEqual(org.status, ['redemption period']);
+    assert.ok(Array.isArray(org.redacted));
+    for (const path of [
+      '/rdap/verisign/domain/nothing.com',
+      '/rdap/verisign/domain/blocked.com',
+      '/rdap/pir/domain/example.com',
+    ]) {
+      const response = await get(path);
+      assert.equal(response.status, 404, path);
+      assert.equal((await response.json()).errorCode, 404);
+    }
+  });
+
+  it('plays faults per server, settable from tests and over HTTP', async () => {
+    sim.rdap.setFaults('verisign', { errorStatus: 503 });
+    assert.equal((await get('/rdap/verisign/domain/example.com')).status, 503);
+    assert.equal((await get('/rdap/pir/domain/example.org')).status, 200, 'other servers unaffected');
+    sim.rdap.setFaults('verisign', { errorStatus: null, malformedJson: true });
+    const malformed = await get('/rdap/verisign/domain/example.com');
+    await assert.rejects(malformed.json());
+    sim.rdap.clearFaults();
+
+    const put = await get('/rdap/admin/faults/pir', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ rateLimitPerSecond: 1, retryAfterSeconds: 7 }),
+    });
+    assert.equal(put.status, 200);
+    await get('/rdap/pir/domain/example.org');
+    const limited = await get('/rdap/pir/domain/example.org');
+    assert.equal(limited.status, 429);
+    assert.equal(limited.headers.get('retry-after'), '7');
+    assert.equal((await get('/rdap/admin/faults', { method: 'DELETE' })).status, 200);
+    assert.equal(sim.rdap.faults.get('pir').rateLimitPerSecond, null);
+    assert.equal(
+      (
+        await get('/rdap/admin/faults/nope', {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        })
+      ).status,
+      404,
+    );
+  });
+
+  it('serves an oversize body and hangs without blocking close', async () => {
+    sim.rdap.setFaults('centralnic', { oversizeBytes: 100_000 });
+    sim.world.register('big.xyz');
+    const big = await get('/rdap/centralnic/domain/big.xyz');
+    assert.ok((await big.text()).length > 100_000);
+    sim.rdap.setFaults('centralnic', { oversizeBytes: null, hang: true });
+    const controller = new AbortController();
+    const hung = get('/rdap/centralnic/domain/big.xyz', { signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    await assert.rejects(hung);
+    sim.rdap.clearFaults();
+  });
+});
