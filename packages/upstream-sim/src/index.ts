@@ -1,4 +1,3 @@
-export * from './czds/index.ts';
 export * from './rdap/index.ts';
 export * from './server.ts';
 export * from './world.ts';
