@@ -79,9 +79,16 @@ export class AccountsService {
   }
 
   async summary(emailInput: string): Promise<AccountSummary> {
+    const summary = await this.findSummary(emailInput);
+    if (!summary) throw new AppError(404, 'account_not_found', `No account with ${normalizeEmail(emailInput)}.`);
+    return summary;
+  }
+
+  /** The account with this e-mail, or undefined when there is none. */
+  async findSummary(emailInput: string): Promise<AccountSummary | undefined> {
     const email = normalizeEmail(emailInput);
     const account = await this.repository.findAccountByEmail(email);
-    if (!account) throw new AppError(404, 'account_not_found', `No account with ${email}.`);
+    if (!account) return undefined;
     const subscription = await this.repository.findSubscription(account.id);
     if (!subscription) throw new Error(`account ${account.id} has no subscription row`);
     const plan = planOf(subscription.plan);

@@ -1,0 +1,71 @@
+/**
+ * The `domain-intel` command: serve the API, run migrations, manage accounts and keys, and
+ * (registered by their modules) zones, the pipeline and the worker.
+ */
+import { ConfigError, isAppError, listen } from '@repo/server-kit';
+import { Command, CommanderError } from 'commander';
+import { buildApp } from './app.ts';
+import { registerAccountCommands } from './cli/accounts-commands.ts';
+import { loadDomainIntelConfig } from './config.ts';
+import { type AppContext, createContext } from './context.ts';
+
+const program = new Command('domain-intel')
+  .description('Domain Intelligence API: availability, WHOIS, suggestions and the dropped-domain feed')
+  .showHelpAfterError()
+  .exitOverride();
+
+let context: AppContext | undefined;
+/** Commands share one lazily created context; `serve` builds its own inside the app. */
+const getContext = async (): Promise<AppContext> => {
+  context ??= await createContext(loadDomainIntelConfig());
+  return context;
+};
+
+program
+  .command('serve')
+  .description('Run the HTTP API (PORT, HOST, DATA_DIR, DATABASE_URL, REDIS_URL)')
+  .action(async () => {
+    const config = loadDomainIntelConfig();
+    const app = await buildApp(config);
+    const address = await listen(app, config.HOST, config.PORT);
+    app.log.info(
+      `Domain Intelligence API on ${address} (docs: ${address}/docs, database: ${app.ctx.database.location})`,
+    );
+  });
+
+program
+  .command('migrate')
+  .description('Bring the database schema up to date (also done at every start)')
+  .action(async () => {
+    const ctx = await getContext();
+    process.stdout.write(`Database at ${ctx.database.location} is up to date.\n`);
+  });
+
+registerAccountCommands(program, getContext);
+
+async function main(): Promise<void> {
+  try {
+    await program.parseAsync(process.argv);
+  } catch (error) {
+    process.exitCode = reportFailure(error);
+  } finally {
+    // `serve` keeps running; every other command closes what it opened.
+    if (program.args[0] !== 'serve') await context?.close();
+  }
+}
+
+function reportFailure(error: unknown): number {
+  if (error instanceof CommanderError) return error.exitCode;
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+    return 2;
+  }
+  if (isAppError(error)) {
+    process.stderr.write(`Error (${error.code}): ${error.message}\n`);
+    return 1;
+  }
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  return 1;
+}
+
+await main();
