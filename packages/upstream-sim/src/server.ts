@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import { CzdsSimControl, czdsApiSimPlugin, czdsAuthSimPlugin } from './czds/index.ts';
 import { RdapSimControl, rdapSimPlugin } from './rdap/index.ts';
 import { SimWorld } from './world.ts';
 
@@ -20,6 +21,8 @@ export interface UpstreamSim {
   app: FastifyInstance;
   /** RDAP servers: fault switches, request counts, crafted `related` links. */
   rdap: RdapSimControl;
+  /** CZDS: accepted account, served zones, download faults and counters. */
+  czds: CzdsSimControl;
   close(): Promise<void>;
 }
 
@@ -27,6 +30,10 @@ export async function buildSimServer(world: SimWorld): Promise<FastifyInstance> 
   const app = Fastify({ logger: false });
   app.decorate('world', world);
   app.get('/', async () => ({ service: 'upstream-sim' }));
+  const czds = new CzdsSimControl();
+  app.decorate('czds', czds);
+  await app.register(czdsAuthSimPlugin, { prefix: '/czds-auth', control: czds });
+  await app.register(czdsApiSimPlugin, { prefix: '/czds', control: czds, world });
   const rdap = new RdapSimControl();
   app.decorate('rdap', rdap);
   await app.register(rdapSimPlugin, { prefix: '/rdap', world, control: rdap });
@@ -37,12 +44,13 @@ export async function startUpstreamSim(options: UpstreamSimOptions = {}): Promis
   const world = options.world ?? new SimWorld();
   const app = await buildSimServer(world);
   const address = await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
-  return { url: address, world, app, rdap: app.rdap, close: () => app.close() };
+  return { url: address, world, app, czds: app.czds, rdap: app.rdap, close: () => app.close() };
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     world: SimWorld;
+    czds: CzdsSimControl;
     rdap: RdapSimControl;
   }
 }
