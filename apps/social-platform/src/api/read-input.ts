@@ -1,0 +1,46 @@
+import { AppError } from '@repo/server-kit';
+import type { FastifyRequest } from 'fastify';
+import type { UploadedFile } from './params.ts';
+
+export interface ApiInput {
+  /** Query parameters merged with form fields (the query wins when both name one). */
+  fields: Record<string, unknown>;
+  files: Record<string, UploadedFile>;
+}
+
+/** Multipart headers and small fields around the file. */
+const MULTIPART_OVERHEAD = 64 * 1024;
+
+/** The file fields api.php accepts (photo.addPhoto's `photo`). */
+const FILE_FIELDS = new Set(['photo']);
+
+/**
+ * Collects an api.php call's parameters from the query and a form or multipart body.
+ * A multipart file is read into memory up to `maxBytes`; @fastify/multipart stops the
+ * stream at the limit, so an oversize upload is refused without being held whole.
+ */
+export async function readApiInput(request: FastifyRequest, maxBytes: number): Promise<ApiInput> {
+  const query = request.query as Record<string, unknown>;
+  if (!request.isMultipart()) {
+    const body = request.body && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : {};
+    return { fields: { ...body, ...query }, files: {} };
+  }
+  const declaredLength = Number(request.headers['content-length']);
+  if (Number.isFinite(declaredLength) && declaredLength > maxBytes + MULTIPART_OVERHEAD) {
+    throw new AppError(413, 'payload_too_large', `The upload is larger than the ${maxBytes} bytes accepted.`);
+  }
+  const fields: Record<string, unknown> = {};
+  const files: Record<string, UploadedFile> = {};
+  for await (const part of request.parts()) {
+    if (part.type === 'file') {
+      if (!FILE_FIELDS.has(part.fieldname) || files[part.fieldname]) {
+        part.file.resume();
+        throw new AppError(400, 'unexpected_file', `Unexpected file field ${part.fieldname}; send one file as photo.`);
+      }
+      files[part.fieldname] = { data: await part.toBuffer(), filename: part.filename, mimetype: part.mimetype };
+    } else {
+      fields[part.fieldname] = fields[part.fieldname] === undefined ? part.value : [fields[part.fieldname], part.value];
+    }
+  }
+  return { fields: { ...fields, ...query }, files };
+}

@@ -1,0 +1,60 @@
+import swagger from '@fastify/swagger';
+import { createFastify, installErrorHandling, metricsPlugin } from '@repo/server-kit';
+import type { FastifyInstance } from 'fastify';
+import { renderApiError } from './api/envelope.ts';
+import type { Config } from './config.ts';
+import { type AppContext, type ContextOverrides, createContext } from './context.ts';
+import { apiRoutes } from './routes/api-routes.ts';
+import { healthRoutes } from './routes/health-routes.ts';
+import { mediaRoutes } from './routes/media-routes.ts';
+import webRoutes from './routes/web/index.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * The platform's services (users, friends, mail, notifications, photos, apps, appAuth …).
+     * Named `platform` because domain-intel already declares `ctx` on FastifyInstance with
+     * its own context type, and both apps are type-checked together.
+     */
+    platform: AppContext;
+  }
+}
+
+export interface BuildOptions extends ContextOverrides {
+  /** Tests pass false for quiet output. */
+  logger?: boolean;
+  /** Use this context instead of creating one (the caller then owns closing it). */
+  context?: AppContext;
+}
+
+/** Builds the social platform: Application API, media, web pages. No side effects beyond its database. */
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = createFastify({ logLevel: config.LOG_LEVEL, trustProxy: config.TRUST_PROXY, logger: options.logger });
+  const ctx = options.context ?? (await createContext(config, options));
+  app.decorate('platform', ctx);
+  if (!options.context) app.addHook('onClose', async () => ctx.close());
+
+  installErrorHandling(app, (error) => renderApiError(error));
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Social platform Application API',
+        version: '1.0.0',
+        description:
+          'Apps shown in the platform canvas receive a one-time `key`, trade it at `/token.php` for a token, and call ' +
+          '`/api.php?token=…&method=module.name`. Every answer, errors included, is the envelope ' +
+          '`{"api": {"total", "pages", "current_page"}, "output": …}`.',
+      },
+      servers: [{ url: config.PUBLIC_URL }],
+    },
+  });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(metricsPlugin, { prefix: 'social_platform_' });
+
+  await app.register(healthRoutes);
+  await app.register(apiRoutes);
+  await app.register(mediaRoutes);
+  await app.register(webRoutes);
+  return app;
+}

@@ -1,0 +1,214 @@
+import { randomUUID } from 'node:crypto';
+import { AppError, type Clock } from '@repo/server-kit';
+import type { Kysely } from 'kysely';
+import { type ApplicationsService, appNotFound } from '../applications/applications-service.ts';
+import type { DB } from '../db/schema.ts';
+import type { UsersService } from '../users/users-service.ts';
+import { digestsEqual, hashSecret, newSecret } from './secrets.ts';
+
+const KEY_PREFIX = 'spk_';
+const TOKEN_PREFIX = 'spt_';
+/** Prefix + 32 bytes in base64url (43 characters). */
+const KEY_FORMAT = /^spk_[A-Za-z0-9_-]{43}$/;
+const TOKEN_FORMAT = /^spt_[A-Za-z0-9_-]{43}$/;
+
+export interface AppAuthOptions {
+  keyTtlMs: number;
+  tokenTtlMs: number;
+}
+
+/** The app and user an api.php call acts for. */
+export interface ApiCaller {
+  tokenId: string;
+  appId: number;
+  userId: number;
+  expiresAt: number;
+}
+
+export interface IssuedToken {
+  token: string;
+  expiresAt: number;
+  appId: number;
+  userId: number;
+}
+
+/**
+ * The Application API's credentials. The canvas page issues a one-time key bound to an
+ * app and a user; the app trades it at token.php for a token, once; every api.php call
+ * presents the token. Only SHA-256 digests of keys and tokens are stored.
+ */
+export class AppAuthService {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly clock: Clock,
+    private readonly users: UsersService,
+    private readonly apps: ApplicationsService,
+    private readonly options: AppAuthOptions,
+  ) {}
+
+  /** A new one-time key for `userId` opening `appId`; the raw key is returned once and never stored. */
+  async issueAppKey(appId: number, userId: number): Promise<string> {
+    const app = await this.apps.getById(appId);
+    if (app.status !== 'active') throw appDisabled(appId);
+    await this.users.getById(userId);
+    const key = newSecret(KEY_PREFIX);
+    const now = this.clock.now();
+    await this.db
+      .insertInto('app_keys')
+      .values({
+        key_hash: hashSecret(key),
+        app_id: appId,
+        user_id: userId,
+        created_at: now,
+        expires_at: now + this.options.keyTtlMs,
+        used_at: null,
+        token_id: null,
+      })
+      .execute();
+    return key;
+  }
+
+  /**
+   * Trades a one-time key for a token. Consuming the key, revoking the app and user's
+   * previous token and creating the new one are one transaction, so of any number of
+   * concurrent calls exactly one succeeds. A replayed key revokes the token it produced.
+   */
+  async exchangeKey(rawKey: string | undefined): Promise<IssuedToken> {
+    if (rawKey === undefined || rawKey === '') {
+      throw new AppError(400, 'missing_key', 'The key parameter is required.');
+    }
+    if (!KEY_FORMAT.test(rawKey)) throw invalidKey();
+    const keyHash = hashSecret(rawKey);
+    const now = this.clock.now();
+    const token = newSecret(TOKEN_PREFIX);
+    const tokenId = randomUUID();
+    const expiresAt = now + this.options.tokenTtlMs;
+
+    const issued = await this.db.transaction().execute(async (trx) => {
+      const consumed = await trx
+        .updateTable('app_keys')
+        .set({ used_at: now, token_id: tokenId })
+        .where('key_hash', '=', keyHash)
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', now)
+        .returning(['app_id', 'user_id'])
+        .executeTakeFirst();
+      if (!consumed) return undefined;
+      const app = await trx
+        .selectFrom('applications')
+        .select('status')
+        .where('id', '=', consumed.app_id)
+        .executeTakeFirst();
+      if (!app) throw appNotFound(consumed.app_id);
+      if (app.status !== 'active') throw appDisabled(consumed.app_id);
+      await trx
+        .updateTable('api_tokens')
+        .set({ revoked_at: now })
+        .where('app_id', '=', consumed.app_id)
+        .where('user_id', '=', consumed.user_id)
+        .where('revoked_at', 'is', null)
+        .execute();
+      await trx
+        .insertInto('api_tokens')
+        .values({
+          id: tokenId,
+          token_hash: hashSecret(token),
+          app_id: consumed.app_id,
+          user_id: consumed.user_id,
+          created_at: now,
+          expires_at: expiresAt,
+          revoked_at: null,
+        })
+        .execute();
+      return { token, expiresAt, appId: consumed.app_id, userId: consumed.user_id };
+    });
+    if (issued) return issued;
+    throw await this.explainRefusedKey(keyHash, now);
+  }
+
+  /** The caller behind a token, or a 401 saying why not. */
+  async authenticate(rawToken: string | undefined): Promise<ApiCaller> {
+    if (rawToken === undefined || rawToken === '') {
+      throw new AppError(401, 'missing_token', 'The token parameter is required; get one from token.php.');
+    }
+    if (!TOKEN_FORMAT.test(rawToken)) throw invalidToken();
+    const tokenHash = hashSecret(rawToken);
+    const row = await this.db
+      .selectFrom('api_tokens')
+      .innerJoin('applications', 'applications.id', 'api_tokens.app_id')
+      .select([
+        'api_tokens.id',
+        'api_tokens.token_hash',
+        'api_tokens.app_id',
+        'api_tokens.user_id',
+        'api_tokens.expires_at',
+        'api_tokens.revoked_at',
+        'applications.status',
+      ])
+      .where('api_tokens.token_hash', '=', tokenHash)
+      .executeTakeFirst();
+    if (!row || !digestsEqual(row.token_hash, tokenHash)) throw invalidToken();
+    if (row.revoked_at !== null) {
+      throw new AppError(401, 'token_revoked', 'This token has been revoked; open the app again for a new one.');
+    }
+    if (row.expires_at <= this.clock.now()) {
+      throw new AppError(401, 'token_expired', 'This token has expired; open the app again for a new one.');
+    }
+    if (row.status !== 'active') throw appDisabled(row.app_id);
+    return { tokenId: row.id, appId: row.app_id, userId: row.user_id, expiresAt: row.expires_at };
+  }
+
+  async revokeToken(tokenId: string): Promise<void> {
+    await this.db
+      .updateTable('api_tokens')
+      .set({ revoked_at: this.clock.now() })
+      .where('id', '=', tokenId)
+      .where('revoked_at', 'is', null)
+      .execute();
+  }
+
+  /** Revokes every live token a user gave an app (the user removed the app). */
+  async revokeAppForUser(appId: number, userId: number): Promise<void> {
+    await this.db
+      .updateTable('api_tokens')
+      .set({ revoked_at: this.clock.now() })
+      .where('app_id', '=', appId)
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .execute();
+  }
+
+  /** Deletes keys and tokens that expired more than `graceMs` ago; returns how many rows went. */
+  async purgeExpired(graceMs = 86_400_000): Promise<number> {
+    const before = this.clock.now() - graceMs;
+    const keys = await this.db.deleteFrom('app_keys').where('expires_at', '<', before).executeTakeFirst();
+    const tokens = await this.db.deleteFrom('api_tokens').where('expires_at', '<', before).executeTakeFirst();
+    return Number(keys.numDeletedRows) + Number(tokens.numDeletedRows);
+  }
+
+  private async explainRefusedKey(keyHash: string, now: number): Promise<AppError> {
+    const key = await this.db
+      .selectFrom('app_keys')
+      .select(['key_hash', 'used_at', 'token_id', 'expires_at'])
+      .where('key_hash', '=', keyHash)
+      .executeTakeFirst();
+    if (!key || !digestsEqual(key.key_hash, keyHash)) return invalidKey();
+    if (key.used_at !== null) {
+      if (key.token_id) await this.revokeToken(key.token_id);
+      return new AppError(
+        401,
+        'key_already_used',
+        'This key has already been exchanged; the token it gave has been revoked. Open the app again for a new key.',
+      );
+    }
+    if (key.expires_at <= now) {
+      return new AppError(401, 'key_expired', 'This key has expired; open the app again for a new one.');
+    }
+    return invalidKey();
+  }
+}
+
+const invalidKey = () => new AppError(401, 'invalid_key', 'The key is not valid.');
+const invalidToken = () => new AppError(401, 'invalid_token', 'The token is not valid.');
+const appDisabled = (appId: number) =>
+  new AppError(403, 'app_disabled', `The application with APP ID ${appId} has been disabled.`);

@@ -1,0 +1,60 @@
+import { baseEnvSchema, envFlag, loadConfig } from '@repo/server-kit';
+import { z } from 'zod';
+
+const MB = 1024 * 1024;
+
+/** An absolute http(s) URL with no trailing slash, so paths can be appended with `/`. */
+const baseUrl = z
+  .string()
+  .url()
+  .regex(/^https?:\/\//, 'must be an http:// or https:// URL')
+  .transform((value) => value.replace(/\/+$/, ''));
+
+/**
+ * Every environment variable of the social platform, validated once at start-up.
+ * Defaults run the embedded mode: one process, SQLite and media files under DATA_DIR.
+ */
+export const envSchema = baseEnvSchema.extend({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3100),
+  /** Public address of the platform; every URL in API outputs is built from it. */
+  PUBLIC_URL: baseUrl.default('http://127.0.0.1:3100'),
+  /** Canvas URL of the sample third-party app that `demo seed` installs. */
+  SAMPLE_APP_URL: z.string().url().default('http://127.0.0.1:3200/'),
+  /** Postgres schema of this service's tables (domain-intel keeps its own beside it). */
+  POSTGRES_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]*$/)
+    .default('social_platform'),
+  /** Prefix of every Redis key this service writes (rate-limit counters). */
+  REDIS_KEY_PREFIX: z.string().default('sp:'),
+  /** Lifetime of a one-time key handed to an app in its canvas URL. */
+  KEY_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  /** Lifetime of an API token obtained from token.php. */
+  TOKEN_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(30 * 86_400)
+    .default(3600),
+  /** Largest accepted upload, in bytes. */
+  UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(200 * MB)
+    .default(20 * MB),
+  /** Largest accepted image, in pixels (width × height), checked before decoding. */
+  UPLOAD_MAX_PIXELS: z.coerce.number().int().min(1).default(50_000_000),
+  /** api.php calls allowed per token per window. */
+  API_RATE_LIMIT: z.coerce.number().int().min(1).default(600),
+  /** Length of the api.php rate-limit window, in seconds. */
+  API_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** Seed the demo users, data and sample app at start (npm start). */
+  DEMO: envFlag,
+});
+
+export type Config = z.infer<typeof envSchema>;
+
+export function loadPlatformConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  return loadConfig(envSchema, env);
+}

@@ -1,0 +1,30 @@
+import type { Readable } from 'node:stream';
+import { AppError } from '@repo/server-kit';
+
+export const uploadTooLarge = (maxBytes: number) =>
+  new AppError(413, 'payload_too_large', `The upload is larger than ${formatBytes(maxBytes)}.`);
+
+/**
+ * Collects a stream into memory, refusing it (and destroying the stream) as soon as it
+ * passes `maxBytes`, so an oversize upload never occupies more than the limit.
+ */
+export async function readBounded(stream: Readable, maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of stream) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+    total += buffer.length;
+    if (total > maxBytes) {
+      stream.destroy();
+      throw uploadTooLarge(maxBytes);
+    }
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
+  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${bytes} bytes`;
+}

@@ -1,0 +1,59 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+/**
+ * Where media files live. Local disk now; an S3-compatible store implements the same
+ * three calls (and its `url` points at the bucket or CDN).
+ */
+export interface MediaStorage {
+  put(key: string, data: Buffer, contentType: string): Promise<void>;
+  /** Removes a file; removing one that is not there is not an error. */
+  delete(key: string): Promise<void>;
+  /** Absolute public URL of a stored file. */
+  url(key: string): string;
+}
+
+const SAFE_KEY = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*\.[a-z0-9]+$/;
+
+/** A fresh storage key prefix with 128 random bits, so file URLs cannot be guessed. */
+export function newStoragePrefix(): string {
+  const id = randomBytes(16).toString('base64url');
+  // Two levels of fan-out keep any one directory small.
+  return `${id.slice(0, 2)}/${id}`;
+}
+
+/** Files under `root`, served by the platform's /media/ route. */
+export class LocalDiskStorage implements MediaStorage {
+  constructor(
+    private readonly root: string,
+    private readonly publicBaseUrl: string,
+  ) {}
+
+  async put(key: string, data: Buffer): Promise<void> {
+    const file = this.pathOf(key);
+    await mkdir(path.dirname(file), { recursive: true });
+    // Write aside and rename, so a reader never sees a half-written file.
+    const temporary = `${file}.${randomBytes(6).toString('hex')}.part`;
+    try {
+      await writeFile(temporary, data);
+      await rename(temporary, file);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.pathOf(key), { force: true });
+  }
+
+  url(key: string): string {
+    return `${this.publicBaseUrl}/media/${key}`;
+  }
+
+  private pathOf(key: string): string {
+    if (!SAFE_KEY.test(key)) throw new Error(`Unsafe storage key: ${key}`);
+    return path.join(this.root, key);
+  }
+}

@@ -1,0 +1,26 @@
+import { AppError } from '@repo/server-kit';
+import { integerParam } from '../api/params.ts';
+import type { ApiCaller } from '../auth/app-auth-service.ts';
+import type { AppContext } from '../context.ts';
+import type { User } from '../users/users-service.ts';
+
+export const userIdParam = integerParam(false, "The user; omitted means the token's own user.");
+
+/** The user a call is about: `user_id`, or the token's user; 404 `user_not_found` if there is none. */
+export function subjectOf(ctx: AppContext, caller: ApiCaller, userId: number | undefined): Promise<User> {
+  return ctx.users.getById(userId ?? caller.userId);
+}
+
+/** Private data (mail, notifications) is only ever given about the token's own user. */
+export function requireSelf(caller: ApiCaller, subject: User, what: string): void {
+  if (subject.id !== caller.userId) {
+    throw new AppError(403, 'permission_denied', `Only the token's own user can see their ${what}.`);
+  }
+}
+
+/** A friends list is seen by everyone, by friends only, or by its owner only, as the owner chose. */
+export async function requireFriendsListVisible(ctx: AppContext, caller: ApiCaller, owner: User): Promise<void> {
+  if (owner.id === caller.userId || owner.friends_visibility === 'public') return;
+  if (owner.friends_visibility === 'friends' && (await ctx.friends.isFriend(owner.id, caller.userId))) return;
+  throw new AppError(403, 'permission_denied', `${owner.full_name} does not share their friends list with you.`);
+}

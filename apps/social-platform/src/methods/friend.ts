@@ -1,0 +1,37 @@
+import { integerParam } from '../api/params.ts';
+import { requireFriendsListVisible, subjectOf, userIdParam } from './access.ts';
+import { presentUsers } from './present.ts';
+import { listMethod, singleMethod } from './registry.ts';
+
+export const friendMethods = [
+  listMethod({
+    name: 'friend.getFriends',
+    httpMethod: 'GET',
+    summary: "Friends of a user (User records without email), if that user's friends list is visible to you.",
+    output: 'array of User records without email',
+    params: { user_id: userIdParam },
+    async handler({ ctx, caller, params, page }) {
+      const subject = await subjectOf(ctx, caller, params.user_id);
+      await requireFriendsListVisible(ctx, caller, subject);
+      const friends = await ctx.friends.list(subject.id, { page, perPage: 10 });
+      // E-mail is never part of a friends list, not even the caller's own (they are not in it).
+      return { items: await presentUsers(ctx, friends.items, 0), total: friends.total };
+    },
+  }),
+  singleMethod({
+    name: 'friend.isFriend',
+    httpMethod: 'GET',
+    summary: 'Whether two users are friends.',
+    output: 'object {is_friend: 0|1}',
+    params: { user_id: userIdParam, friend_user_id: integerParam(true, 'The other user.') },
+    async handler({ ctx, caller, params }) {
+      const subject = await subjectOf(ctx, caller, params.user_id);
+      const other = await ctx.users.getById(params.friend_user_id);
+      // Asking about two other people reveals part of a friends list: the same rule applies.
+      if (subject.id !== caller.userId && other.id !== caller.userId) {
+        await requireFriendsListVisible(ctx, caller, subject);
+      }
+      return { is_friend: (await ctx.friends.isFriend(subject.id, other.id)) ? 1 : 0 };
+    },
+  }),
+];

@@ -1,0 +1,88 @@
+import { AppError } from '@repo/server-kit';
+import { integerParam, type ParamSpecs, type ParamValues } from '../api/params.ts';
+import type { ApiCaller } from '../auth/app-auth-service.ts';
+import type { AppContext } from '../context.ts';
+import type { PageResult } from '../db/paging.ts';
+
+export interface MethodCall<P> {
+  ctx: AppContext;
+  caller: ApiCaller;
+  params: P;
+  /** The requested page (1 when not given); list methods only. */
+  page: number;
+}
+
+interface MethodDefinition<S extends ParamSpecs> {
+  name: string;
+  /** `POST` methods refuse GET (uploads); `GET` methods take either. */
+  httpMethod: 'GET' | 'POST';
+  summary: string;
+  /** What `output` holds, for the reference documentation. */
+  output: string;
+  params: S;
+}
+
+export interface ApiMethod {
+  name: string;
+  kind: 'single' | 'list';
+  httpMethod: 'GET' | 'POST';
+  summary: string;
+  output: string;
+  params: ParamSpecs;
+  handler(call: MethodCall<Record<string, unknown>>): Promise<unknown>;
+}
+
+/** A method that returns one value; its `api` is total 1, pages 1, current_page 1. */
+export function singleMethod<S extends ParamSpecs>(
+  definition: MethodDefinition<S> & { handler(call: MethodCall<ParamValues<S>>): Promise<unknown> },
+): ApiMethod {
+  return { ...definition, kind: 'single', handler: definition.handler as ApiMethod['handler'] };
+}
+
+/** A method that returns a page of 10 items; `page` is added to its parameters. */
+export function listMethod<S extends ParamSpecs>(
+  definition: MethodDefinition<S> & { handler(call: MethodCall<ParamValues<S>>): Promise<PageResult<unknown>> },
+): ApiMethod {
+  return {
+    ...definition,
+    params: { ...definition.params, page: integerParam(false, 'Page number, from 1 (10 items a page).') },
+    kind: 'list',
+    handler: definition.handler as ApiMethod['handler'],
+  };
+}
+
+const METHOD_NAME = /^[a-z]+\.[A-Za-z]+$/;
+
+/** Maps `module.name` to its method. */
+export class MethodRegistry {
+  readonly #methods = new Map<string, ApiMethod>();
+
+  constructor(methods: ApiMethod[]) {
+    for (const method of methods) {
+      if (this.#methods.has(method.name)) throw new Error(`Method ${method.name} is registered twice`);
+      this.#methods.set(method.name, method);
+    }
+  }
+
+  get names(): string[] {
+    return [...this.#methods.keys()].sort();
+  }
+
+  get all(): ApiMethod[] {
+    return this.names.map((name) => this.#methods.get(name)!);
+  }
+
+  resolve(name: unknown): ApiMethod {
+    if (name === undefined || name === '') {
+      throw new AppError(400, 'missing_method', 'The method parameter is required, e.g. method=user.getUser.');
+    }
+    if (typeof name !== 'string' || !METHOD_NAME.test(name)) {
+      throw new AppError(400, 'invalid_method', 'The method parameter must look like module.name, e.g. user.getUser.');
+    }
+    const method = this.#methods.get(name);
+    if (!method) {
+      throw new AppError(400, 'unknown_method', `There is no method ${name}. Known methods: ${this.names.join(', ')}.`);
+    }
+    return method;
+  }
+}

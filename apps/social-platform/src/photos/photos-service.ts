@@ -1,0 +1,222 @@
+import type { Readable } from 'node:stream';
+import { AppError, type Clock } from '@repo/server-kit';
+import type { Kysely, Selectable } from 'kysely';
+import { offsetOf, type PageRequest, type PageResult } from '../db/paging.ts';
+import type { DB, PhotoFileTable, PhotoKind, PhotoTable, Visibility } from '../db/schema.ts';
+import { type ImageVariant, type RenderedImage, renderVariants } from '../media/image-pipeline.ts';
+import { readBounded, uploadTooLarge } from '../media/read-bounded.ts';
+import { type MediaStorage, newStoragePrefix } from '../media/storage.ts';
+import type { FriendsService } from '../social/friends-service.ts';
+import { PHOTO_VARIANTS, PROFILE_VARIANTS } from './sizes.ts';
+
+export interface UploadLimits {
+  maxBytes: number;
+  maxPixels: number;
+}
+
+export interface StoredFile {
+  url: string;
+  width: number;
+  height: number;
+  contentType: string;
+  bytes: number;
+}
+
+export interface Photo extends Selectable<PhotoTable> {
+  /** By size name: `original`, `75px` … (profile pictures: `50px`, `50px_square`, `120px`). */
+  files: Record<string, StoredFile>;
+}
+
+export interface NewPhoto {
+  ownerId: number;
+  /** Shown as the photo's title; defaults to "Photo". */
+  name?: string | undefined;
+  data: Buffer | Readable;
+  visibility?: Visibility;
+}
+
+export const VISIBILITIES: readonly Visibility[] = ['public', 'friends', 'private'];
+const MAX_NAME_LENGTH = 200;
+
+/**
+ * Album photos and profile pictures: one upload pipeline (type check, limits, seven
+ * sizes, all-or-nothing storage) used by photo.addPhoto and by the web pages alike.
+ */
+export class PhotosService {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly storage: MediaStorage,
+    private readonly friends: FriendsService,
+    private readonly clock: Clock,
+    readonly limits: UploadLimits,
+  ) {}
+
+  addPhoto(input: NewPhoto): Promise<Photo> {
+    return this.store('photo', PHOTO_VARIANTS, input);
+  }
+
+  /** Stores a new profile picture and makes it the user's; the previous one is deleted. */
+  async setProfilePicture(userId: number, data: Buffer | Readable): Promise<Photo> {
+    const photo = await this.store('profile', PROFILE_VARIANTS, { ownerId: userId, name: 'Profile picture', data });
+    const previous = await this.db
+      .selectFrom('users')
+      .select('picture_photo_id')
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    await this.db.updateTable('users').set({ picture_photo_id: photo.id }).where('id', '=', userId).execute();
+    if (previous?.picture_photo_id) await this.deleteById(previous.picture_photo_id);
+    return photo;
+  }
+
+  /** Album photos of `ownerId` that `viewerId` may see, newest first. */
+  async list(ownerId: number, viewerId: number, page: PageRequest): Promise<PageResult<Photo>> {
+    const visible = await this.visibleTo(ownerId, viewerId);
+    const base = this.db
+      .selectFrom('photos')
+      .where('owner_id', '=', ownerId)
+      .where('kind', '=', 'photo')
+      .where('visibility', 'in', visible);
+    const [rows, count] = await Promise.all([
+      base.selectAll().orderBy('id', 'desc').limit(page.perPage).offset(offsetOf(page)).execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return { items: await this.withFiles(rows), total: Number(count.total) };
+  }
+
+  async findById(photoId: number): Promise<Photo | undefined> {
+    const row = await this.db.selectFrom('photos').selectAll().where('id', '=', photoId).executeTakeFirst();
+    return row ? (await this.withFiles([row]))[0] : undefined;
+  }
+
+  /** The files of several photos at once (profile pictures of a friends list). */
+  async filesOf(photoIds: number[]): Promise<Map<number, Record<string, StoredFile>>> {
+    const files = new Map<number, Record<string, StoredFile>>();
+    if (photoIds.length === 0) return files;
+    const rows = await this.db.selectFrom('photo_files').selectAll().where('photo_id', 'in', photoIds).execute();
+    for (const row of rows) {
+      const byName = files.get(row.photo_id) ?? {};
+      byName[row.size] = this.toStoredFile(row);
+      files.set(row.photo_id, byName);
+    }
+    return files;
+  }
+
+  async setVisibility(ownerId: number, photoId: number, visibility: Visibility): Promise<void> {
+    const result = await this.db
+      .updateTable('photos')
+      .set({ visibility })
+      .where('id', '=', photoId)
+      .where('owner_id', '=', ownerId)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) throw photoNotFound();
+  }
+
+  /** Deletes a photo of `ownerId` and its files. */
+  async delete(ownerId: number, photoId: number): Promise<void> {
+    const photo = await this.db
+      .selectFrom('photos')
+      .select('id')
+      .where('id', '=', photoId)
+      .where('owner_id', '=', ownerId)
+      .executeTakeFirst();
+    if (!photo) throw photoNotFound();
+    await this.deleteById(photo.id);
+  }
+
+  /** The visibilities of `ownerId`'s photos and friends list that `viewerId` may see. */
+  async visibleTo(ownerId: number, viewerId: number): Promise<Visibility[]> {
+    if (ownerId === viewerId) return ['public', 'friends', 'private'];
+    return (await this.friends.isFriend(ownerId, viewerId)) ? ['public', 'friends'] : ['public'];
+  }
+
+  private async store(kind: PhotoKind, variants: readonly ImageVariant[], input: NewPhoto): Promise<Photo> {
+    const name = (input.name ?? '').trim().slice(0, MAX_NAME_LENGTH) || 'Photo';
+    const visibility = input.visibility ?? 'public';
+    if (!VISIBILITIES.includes(visibility)) {
+      throw new AppError(400, 'invalid_visibility', 'Visibility must be public, friends or private.');
+    }
+    const data = Buffer.isBuffer(input.data) ? input.data : await readBounded(input.data, this.limits.maxBytes);
+    if (data.length > this.limits.maxBytes) throw uploadTooLarge(this.limits.maxBytes);
+    const rendered = await renderVariants(data, variants, { maxPixels: this.limits.maxPixels });
+    const keys = await this.writeAll(rendered);
+    try {
+      const createdAt = this.clock.now();
+      const photo = await this.db.transaction().execute(async (trx) => {
+        const row = await trx
+          .insertInto('photos')
+          .values({ owner_id: input.ownerId, kind, name, visibility, created_at: createdAt })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await trx
+          .insertInto('photo_files')
+          .values(
+            rendered.map((image, index) => ({
+              photo_id: row.id,
+              size: image.name,
+              storage_key: keys[index]!,
+              content_type: image.contentType,
+              width: image.width,
+              height: image.height,
+              bytes: image.data.length,
+            })),
+          )
+          .execute();
+        return row;
+      });
+      return (await this.withFiles([photo]))[0]!;
+    } catch (error) {
+      await this.deleteKeys(keys);
+      throw error;
+    }
+  }
+
+  /** Writes every rendered file or, if one fails, none (those written are removed). */
+  private async writeAll(rendered: RenderedImage[]): Promise<string[]> {
+    const prefix = newStoragePrefix();
+    const keys = rendered.map((image) => `${prefix}/${image.name}.${image.extension}`);
+    const results = await Promise.allSettled(
+      rendered.map((image, index) => this.storage.put(keys[index]!, image.data, image.contentType)),
+    );
+    const failure = results.find((result) => result.status === 'rejected');
+    if (failure) {
+      await this.deleteKeys(keys);
+      throw failure.reason;
+    }
+    return keys;
+  }
+
+  private async deleteKeys(keys: string[]): Promise<void> {
+    await Promise.allSettled(keys.map((key) => this.storage.delete(key)));
+  }
+
+  private async deleteById(photoId: number): Promise<void> {
+    const files = await this.db
+      .selectFrom('photo_files')
+      .select('storage_key')
+      .where('photo_id', '=', photoId)
+      .execute();
+    await this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('users').set({ picture_photo_id: null }).where('picture_photo_id', '=', photoId).execute();
+      await trx.deleteFrom('photo_files').where('photo_id', '=', photoId).execute();
+      await trx.deleteFrom('photos').where('id', '=', photoId).execute();
+    });
+    await this.deleteKeys(files.map((file) => file.storage_key));
+  }
+
+  private async withFiles(rows: Selectable<PhotoTable>[]): Promise<Photo[]> {
+    const files = await this.filesOf(rows.map((row) => row.id));
+    return rows.map((row) => ({ ...row, files: files.get(row.id) ?? {} }));
+  }
+
+  private toStoredFile(row: Selectable<PhotoFileTable>): StoredFile {
+    return {
+      url: this.storage.url(row.storage_key),
+      width: row.width,
+      height: row.height,
+      contentType: row.content_type,
+      bytes: row.bytes,
+    };
+  }
+}
+
+const photoNotFound = () => new AppError(404, 'photo_not_found', 'There is no such photo.');

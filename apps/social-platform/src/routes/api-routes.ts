@@ -1,0 +1,100 @@
+import formbody from '@fastify/formbody';
+import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import { AppError } from '@repo/server-kit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { envelope, listPaging, SINGLE_VALUE } from '../api/envelope.ts';
+import { apiRouteSchema, tokenRouteSchema } from '../api/openapi.ts';
+import { parseParams } from '../api/params.ts';
+import { readApiInput } from '../api/read-input.ts';
+import type { ApiCaller } from '../auth/app-auth-service.ts';
+import type { PageResult } from '../db/paging.ts';
+import { createRateLimitCheck } from '../http/per-token-rate-limit.ts';
+import { createMethodRegistry } from '../methods/index.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The app and user behind an api.php call, once its token is checked. */
+    apiCaller: ApiCaller | undefined;
+  }
+}
+
+/** token.php attempts allowed per client IP per minute (keys are unguessable; this only blunts floods). */
+const TOKEN_ATTEMPTS_PER_MINUTE = 60;
+
+/** The route's schema is for the OpenAPI document; parameters are checked by the method registry. */
+const documentationOnly = {
+  validatorCompiler: () => () => true,
+  serializerCompiler: () => (data: unknown) => JSON.stringify(data),
+};
+
+/** token.php and api.php: the Application API. */
+export async function apiRoutes(app: FastifyInstance): Promise<void> {
+  const { appAuth, config, redis } = app.platform;
+  const registry = createMethodRegistry();
+  app.decorateRequest('apiCaller', undefined);
+
+  await app.register(helmet, { contentSecurityPolicy: { directives: { defaultSrc: ["'none'"] } } });
+  await app.register(formbody, { bodyLimit: 64 * 1024 });
+  await app.register(multipart, {
+    limits: { fileSize: config.UPLOAD_MAX_BYTES, files: 1, fields: 10, fieldSize: 4096, parts: 12 },
+  });
+  await app.register(rateLimit, { global: false, ...(redis ? { redis, nameSpace: 'api-rate:' } : {}) });
+
+  const checkTokenRate = createRateLimitCheck(app, {
+    max: config.API_RATE_LIMIT,
+    windowMs: config.API_RATE_WINDOW_SECONDS * 1000,
+    key: (request) => `token:${request.apiCaller?.tokenId}`,
+  });
+  const checkKeyAttemptRate = createRateLimitCheck(app, {
+    max: TOKEN_ATTEMPTS_PER_MINUTE,
+    windowMs: 60_000,
+    key: (request) => `ip:${request.ip}`,
+  });
+
+  app.addHook('onSend', async (_request, reply, payload) => {
+    // Answers carry tokens and private data: never stored by a browser or proxy.
+    reply.header('Cache-Control', 'no-store');
+    return payload;
+  });
+
+  const token = async (request: FastifyRequest) => {
+    await checkKeyAttemptRate(request);
+    const { key } = request.query as { key?: unknown };
+    if (Array.isArray(key)) throw new AppError(400, 'invalid_key', 'Give the key parameter once.');
+    const issued = await appAuth.exchangeKey(typeof key === 'string' ? key : undefined);
+    return { token: issued.token };
+  };
+  app.get('/token.php', { schema: tokenRouteSchema, ...documentationOnly }, token);
+
+  const api = async (request: FastifyRequest, reply: FastifyReply) => {
+    const queryToken = (request.query as { token?: unknown }).token;
+    // With the token in the query an unauthenticated upload is refused before its body is read.
+    if (typeof queryToken === 'string') request.apiCaller = await appAuth.authenticate(queryToken);
+    const input = await readApiInput(request, config.UPLOAD_MAX_BYTES);
+    if (!request.apiCaller) request.apiCaller = await appAuth.authenticate(asSingle(input.fields.token, 'token'));
+    await checkTokenRate(request);
+    const method = registry.resolve(asSingle(input.fields.method, 'method'));
+    if (method.httpMethod === 'POST' && request.method !== 'POST') {
+      reply.header('Allow', 'POST');
+      throw new AppError(405, 'post_required', `${method.name} must be called with POST (multipart/form-data).`);
+    }
+    const params = parseParams(method.params, input.fields, input.files);
+    const page = (params.page as number | undefined) ?? 1;
+    const output = await method.handler({ ctx: app.platform, caller: request.apiCaller, params, page });
+    if (method.kind === 'single') return envelope(SINGLE_VALUE, output);
+    const list = output as PageResult<unknown>;
+    return envelope(listPaging(list.total, page), list.items);
+  };
+  const apiSchema = apiRouteSchema(registry, config.UPLOAD_MAX_BYTES);
+  app.get('/api.php', { schema: apiSchema, ...documentationOnly }, api);
+  app.post('/api.php', { schema: { ...apiSchema, hide: true }, ...documentationOnly }, api);
+}
+
+function asSingle(value: unknown, name: string): string | undefined {
+  if (value === undefined || typeof value === 'string') return value;
+  throw new AppError(400, 'invalid_parameter', `Parameter ${name} must be given once.`, {
+    details: { parameter: name },
+  });
+}

@@ -1,0 +1,103 @@
+import { AppError, type Clock } from '@repo/server-kit';
+import type { Kysely, Selectable } from 'kysely';
+import { z } from 'zod';
+import { offsetOf, type PageRequest, type PageResult } from '../db/paging.ts';
+import type { DB, NotificationTable } from '../db/schema.ts';
+import { invalidInput } from '../users/users-service.ts';
+
+export type Notification = Selectable<NotificationTable>;
+
+const newNotificationSchema = z.object({
+  message: z.string().trim().min(1, 'is required').max(1000, 'must be at most 1000 characters'),
+  /** Absolute http(s) URL, or a path on the platform (`/mail`). */
+  link: z
+    .string()
+    .trim()
+    .max(2000)
+    .refine((value) => /^https?:\/\//.test(value) || /^\/(?!\/)/.test(value), 'must be an http(s) URL or a /path'),
+  icon: z
+    .string()
+    .trim()
+    .max(2000)
+    .refine((value) => /^https?:\/\//.test(value) || /^\/(?!\/)/.test(value), 'must be an http(s) URL or a /path')
+    .optional(),
+});
+
+export type NewNotification = z.input<typeof newNotificationSchema>;
+
+export class NotificationsService {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly clock: Clock,
+  ) {}
+
+  async add(userId: number, input: NewNotification): Promise<Notification> {
+    const parsed = newNotificationSchema.safeParse(input);
+    if (!parsed.success) throw invalidInput('invalid_notification', parsed.error);
+    return this.db
+      .insertInto('notifications')
+      .values({
+        user_id: userId,
+        message: parsed.data.message,
+        link: parsed.data.link,
+        icon: parsed.data.icon ?? null,
+        seen: 0,
+        created_at: this.clock.now(),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  /** All notifications of `userId`, newest first. */
+  async list(userId: number, page: PageRequest): Promise<PageResult<Notification>> {
+    const [items, count] = await Promise.all([
+      this.db
+        .selectFrom('notifications')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .orderBy('id', 'desc')
+        .limit(page.perPage)
+        .offset(offsetOf(page))
+        .execute(),
+      this.db
+        .selectFrom('notifications')
+        .select((eb) => eb.fn.countAll<number>().as('total'))
+        .where('user_id', '=', userId)
+        .executeTakeFirstOrThrow(),
+    ]);
+    return { items, total: Number(count.total) };
+  }
+
+  /** Marks one notification of `userId` seen; 404 when it is not theirs. */
+  async markSeen(userId: number, notificationId: number): Promise<void> {
+    const result = await this.db
+      .updateTable('notifications')
+      .set({ seen: 1 })
+      .where('id', '=', notificationId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) {
+      throw new AppError(404, 'notification_not_found', 'There is no such notification.');
+    }
+  }
+
+  async markAllSeen(userId: number): Promise<number> {
+    const result = await this.db
+      .updateTable('notifications')
+      .set({ seen: 1 })
+      .where('user_id', '=', userId)
+      .where('seen', '=', 0)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  async unseenCount(userId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('notifications')
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .where('user_id', '=', userId)
+      .where('seen', '=', 0)
+      .executeTakeFirstOrThrow();
+    return Number(row.total);
+  }
+}

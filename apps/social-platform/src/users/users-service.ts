@@ -1,0 +1,169 @@
+import { AppError, type Clock } from '@repo/server-kit';
+import type { Kysely, Selectable } from 'kysely';
+import { z } from 'zod';
+import { isUniqueViolation } from '../db/errors.ts';
+import { likePattern, offsetOf, type PageRequest, type PageResult } from '../db/paging.ts';
+import type { DB, UserTable, Visibility } from '../db/schema.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
+import { USER_COLUMNS } from './user-columns.ts';
+
+/** A user as the rest of the platform sees it: everything but the password hash. */
+export type User = Omit<Selectable<UserTable>, 'password_hash'>;
+
+export const userNameSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^[a-z0-9][a-z0-9_.-]{1,30}[a-z0-9]$/, {
+    message: 'must be 3–32 characters: letters, digits, and . _ - inside',
+  });
+
+export const newUserSchema = z.object({
+  userName: userNameSchema,
+  fullName: z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters'),
+  email: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.email({ message: 'must be an e-mail address' })),
+  password: z.string().min(8, 'must be at least 8 characters').max(200, 'must be at most 200 characters'),
+  countryIso: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{2}$/, 'must be a two-letter country code')
+    .optional(),
+  gender: z.string().trim().min(1).max(32, 'must be at most 32 characters').optional(),
+});
+
+export type NewUser = z.input<typeof newUserSchema>;
+
+/** Turns the first zod issue into a 400 a person can read: "email: must be an e-mail address". */
+export function invalidInput(code: string, error: z.ZodError): AppError {
+  const issue = error.issues[0];
+  const field = issue?.path.join('.') ?? 'input';
+  return new AppError(400, code, `${field}: ${issue?.message ?? 'is invalid'}`);
+}
+
+export const userNotFound = (what: string | number) =>
+  new AppError(404, 'user_not_found', `There is no user ${typeof what === 'number' ? `with id ${what}` : what}.`);
+
+/** Accounts: sign-up, look-up, login check, search. */
+export class UsersService {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(input: NewUser): Promise<User> {
+    const parsed = newUserSchema.safeParse(input);
+    if (!parsed.success) throw invalidInput('invalid_user', parsed.error);
+    const { userName, fullName, email, password, countryIso, gender } = parsed.data;
+    if (await this.findByUserName(userName)) throw userNameTaken(userName);
+    if (await this.findByEmail(email)) throw emailTaken(email);
+    try {
+      const row = await this.db
+        .insertInto('users')
+        .values({
+          user_name: userName,
+          full_name: fullName,
+          email,
+          password_hash: await hashPassword(password),
+          country_iso: countryIso ?? null,
+          gender: gender ?? null,
+          joined: this.clock.now(),
+          friends_visibility: 'public',
+        })
+        .returning(USER_COLUMNS)
+        .executeTakeFirstOrThrow();
+      return row;
+    } catch (error) {
+      // Two sign-ups with one name can both pass the checks above; the constraint decides.
+      if (isUniqueViolation(error)) {
+        if (await this.findByUserName(userName)) throw userNameTaken(userName);
+        throw emailTaken(email);
+      }
+      throw error;
+    }
+  }
+
+  findById(id: number): Promise<User | undefined> {
+    return this.db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Like findById, but a missing user is a 404 `user_not_found`. */
+  async getById(id: number): Promise<User> {
+    const user = await this.findById(id);
+    if (!user) throw userNotFound(id);
+    return user;
+  }
+
+  findByUserName(userName: string): Promise<User | undefined> {
+    return this.db
+      .selectFrom('users')
+      .select(USER_COLUMNS)
+      .where('user_name', '=', userName.trim().toLowerCase())
+      .executeTakeFirst();
+  }
+
+  findByEmail(email: string): Promise<User | undefined> {
+    return this.db
+      .selectFrom('users')
+      .select(USER_COLUMNS)
+      .where('email', '=', email.trim().toLowerCase())
+      .executeTakeFirst();
+  }
+
+  /** The user whose user name or e-mail is `login` and whose password matches, or undefined. */
+  async verifyPassword(login: string, password: string): Promise<User | undefined> {
+    const normalized = login.trim().toLowerCase();
+    const row = await this.db
+      .selectFrom('users')
+      .select([...USER_COLUMNS, 'password_hash'])
+      .where((eb) => eb.or([eb('user_name', '=', normalized), eb('email', '=', normalized)]))
+      .executeTakeFirst();
+    if (!row) {
+      // Spend the same time as a real check so response times do not reveal which logins exist.
+      await verifyPassword(password, await dummyHash());
+      return undefined;
+    }
+    if (!(await verifyPassword(password, row.password_hash))) return undefined;
+    const { password_hash: _hash, ...user } = row;
+    return user;
+  }
+
+  /** Users whose name or user name contains `query`, case-insensitively, by name. */
+  async search(query: string, page: PageRequest): Promise<PageResult<User>> {
+    const pattern = likePattern(query.trim());
+    const base = this.db
+      .selectFrom('users')
+      .where((eb) =>
+        eb.or([eb(eb.fn('lower', ['full_name']), 'like', pattern), eb(eb.fn('lower', ['user_name']), 'like', pattern)]),
+      );
+    const [items, count] = await Promise.all([
+      base.select(USER_COLUMNS).orderBy('full_name').orderBy('id').limit(page.perPage).offset(offsetOf(page)).execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return { items, total: Number(count.total) };
+  }
+
+  async setFriendsVisibility(userId: number, visibility: Visibility): Promise<void> {
+    await this.db.updateTable('users').set({ friends_visibility: visibility }).where('id', '=', userId).execute();
+  }
+
+  async setPicturePhoto(userId: number, photoId: number | null): Promise<void> {
+    await this.db.updateTable('users').set({ picture_photo_id: photoId }).where('id', '=', userId).execute();
+  }
+}
+
+let dummy: Promise<string> | undefined;
+/** A valid hash of a random password, checked against when the login does not exist. */
+const dummyHash = () => {
+  dummy ??= hashPassword(`dummy-${Math.random()}`);
+  return dummy;
+};
+
+const userNameTaken = (userName: string) =>
+  new AppError(409, 'user_name_taken', `The user name "${userName}" is already taken.`);
+const emailTaken = (email: string) =>
+  new AppError(409, 'email_taken', `An account with the e-mail ${email} already exists.`);
