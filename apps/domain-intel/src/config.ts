@@ -158,6 +158,23 @@ export const envSchema = baseEnvSchema.extend({
   CHECK_CACHE_MAX_ENTRIES: z.coerce.number().int().min(1).max(10_000_000).default(100_000),
   /** JSON map TLD → names (or labels) the registry reserves, e.g. {"com":["example"]}: answered `reserved`. */
   CHECK_RESERVED_NAMES: jsonEnv(z.record(z.string(), z.array(z.string())), '{}'),
+  // --- Suggestions (/v1/suggest) and the zone index ---
+  /** TLDs suggested besides the tracked ones when the caller names none (comma-separated, in preference order). */
+  SUGGEST_POPULAR_TLDS: z
+    .string()
+    .default('io,co,ai,app,dev')
+    .transform((value) => [...new Set(value.split(',').map((tld) => tld.trim().toLowerCase()).filter(Boolean))])
+    .pipe(z.array(z.string().regex(/^[a-z0-9-]+$/, 'each TLD must be one lowercase label'))),
+  /** Time budget of one /v1/suggest call, ms: names not confirmed by RDAP by then are left out. */
+  SUGGEST_DEADLINE_MS: z.coerce.number().int().min(100).max(30_000).default(800),
+  /** RDAP confirmations in flight per /v1/suggest call (the RDAP per-host limits still apply). */
+  SUGGEST_CONFIRM_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(16),
+  /** Most names one /v1/suggest call asks RDAP about, so one keyword cannot use up a registry's rate limit. */
+  SUGGEST_MAX_RDAP_CHECKS: z.coerce.number().int().min(1).max(500).default(60),
+  /** Directory of the zone index files (one per tracked TLD); default DATA_DIR/zone-index. */
+  ZONE_INDEX_DIR: z.string().min(1).optional().or(z.literal('').transform(() => undefined)),
+  /** Memory for cached zone-index blocks, MB, shared by all TLDs (the index itself stays on disk). */
+  ZONE_INDEX_CACHE_MB: z.coerce.number().int().min(1).max(16_384).default(64),
   /** Seed a demo account and key at start (npm start). */
   DEMO: envFlag,
 });

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import {
   type Clock,
   createDatabase,
@@ -9,6 +10,7 @@ import {
 } from '@repo/server-kit';
 import { AccountsRepository } from './accounts/accounts-repository.ts';
 import { AccountsService } from './accounts/accounts-service.ts';
+import type { ZonePresence } from './availability/zone-presence.ts';
 import type { Config } from './config.ts';
 import { migrations } from './db/migrations/index.ts';
 import type { DB } from './db/schema.ts';
@@ -16,6 +18,7 @@ import { FeedService } from './feed/feed-service.ts';
 import { QuotaService } from './quota/quota-service.ts';
 import { RedisQuotaStore } from './quota/redis-quota-store.ts';
 import { SqlQuotaStore } from './quota/sql-quota-store.ts';
+import { ZoneIndex } from './zone-index/zone-index.ts';
 import { createZonesModule, type WritableSnapshotStore, type ZoneService } from './zones/index.ts';
 
 /**
@@ -33,6 +36,10 @@ export interface AppContext {
   snapshots: WritableSnapshotStore;
   /** CZDS download, zone import and snapshot intake. */
   zones: ZoneService;
+  /** Exact index of the latest snapshot of each tracked TLD; call `refresh()` after a new snapshot lands. */
+  zoneIndex: ZoneIndex;
+  /** The zone index as availability consults it (the same object as `zoneIndex`). */
+  zonePresence: ZonePresence;
   /** The dropped-domain feed (reads). */
   feed: FeedService;
   close(): Promise<void>;
@@ -59,6 +66,12 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     : undefined;
   const clock = overrides.clock ?? systemClock;
   const zonesModule = createZonesModule(config, database, clock);
+  const zoneIndex = await ZoneIndex.open({
+    directory: config.ZONE_INDEX_DIR ?? path.join(config.DATA_DIR, 'zone-index'),
+    tlds: config.TRACKED_TLDS,
+    snapshots: zonesModule.snapshots,
+    cacheBytes: config.ZONE_INDEX_CACHE_MB * 1_048_576,
+  });
   const quotaStore = redis ? new RedisQuotaStore(redis) : new SqlQuotaStore(database.db);
   return {
     config,
@@ -71,10 +84,13 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     quota: new QuotaService(quotaStore, clock),
     snapshots: zonesModule.snapshots,
     zones: zonesModule.zones,
+    zoneIndex,
+    zonePresence: zoneIndex,
     feed: new FeedService(database.db, database.dialect, clock, { countCacheSeconds: config.FEED_COUNT_CACHE_SECONDS }),
     async close() {
       redis?.disconnect();
       await zonesModule.close();
+      await zoneIndex.close();
       await database.close();
     },
   };
