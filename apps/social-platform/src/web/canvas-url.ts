@@ -1,0 +1,28 @@
+/**
+ * The address the canvas iframe loads: the app's canvas URL with the one-time key and the
+ * APP ID added to whatever query it already has.
+ */
+export function canvasFrameUrl(canvasUrl: string, key: string, appId: number): URL {
+  const url = new URL(canvasUrl);
+  url.searchParams.set('key', key);
+  url.searchParams.set('app_id', String(appId));
+  return url;
+}
+
+/**
+ * Whether a canvas URL may be framed. An app on the platform's own origin would run with
+ * `allow-scripts allow-same-origin` inside a same-origin page and could lift its own sandbox,
+ * so such URLs are refused, as is anything but http(s).
+ */
+export function canvasOriginProblem(canvasUrl: string, platformOrigins: string[]): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(canvasUrl);
+  } catch {
+    return 'Must be an http:// or https:// URL.';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'Must be an http:// or https:// URL.';
+  if (url.username || url.password) return 'Must not contain a user name or password.';
+  if (platformOrigins.includes(url.origin)) return 'Must be on your own server, not on the platform’s address.';
+  return undefined;
+}

@@ -1,0 +1,52 @@
+import { toPublicError } from '@repo/server-kit';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { renderPage } from './render.ts';
+
+const CSRF_ERRORS = new Set(['FST_CSRF_INVALID_TOKEN', 'FST_CSRF_MISSING_SECRET']);
+
+/**
+ * Errors of the web pages are pages: a visitor who must log in is sent to the login form,
+ * a refused form token asks to reload, anything the visitor sent wrong says what, and
+ * anything else is a 500 page whose details go to the log only.
+ */
+export function installWebErrorPages(app: FastifyInstance): void {
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
+    const publicError = toPublicError(error);
+    if (publicError.code === 'login_required' && request.method === 'GET') {
+      return reply.redirect(`/login?next=${encodeURIComponent(request.url)}`, 303);
+    }
+    if (CSRF_ERRORS.has(error.code)) {
+      request.log.info({ code: error.code }, 'form token refused');
+      return renderPage(
+        request,
+        reply,
+        'error.eta',
+        {
+          title: 'This form has expired',
+          message: 'For your safety the form could not be accepted. Go back, reload the page and send it again.',
+        },
+        403,
+      );
+    }
+    if (publicError.status >= 500) request.log.error({ err: error }, 'page failed');
+    return renderPage(
+      request,
+      reply,
+      'error.eta',
+      {
+        title: publicError.status >= 500 ? 'Something went wrong' : errorTitle(publicError.status),
+        message: publicError.message,
+      },
+      publicError.status,
+    );
+  });
+}
+
+function errorTitle(status: number): string {
+  if (status === 404) return 'Not found';
+  if (status === 403) return 'Not allowed';
+  if (status === 401) return 'Please log in';
+  if (status === 413) return 'Too large';
+  if (status === 429) return 'Slow down';
+  return 'That did not work';
+}

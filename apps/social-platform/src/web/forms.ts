@@ -1,0 +1,35 @@
+import type { z } from 'zod';
+
+/** A form's messages by field name; `_form` holds what concerns the form as a whole. */
+export type FieldErrors = Record<string, string>;
+
+/** The first problem of each field, worded for the person who filled in the form. */
+export function fieldErrors(error: z.ZodError): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of error.issues) {
+    const field = String(issue.path[0] ?? '_form');
+    errors[field] ??= sentenceCase(issue.message);
+  }
+  return errors;
+}
+
+const sentenceCase = (message: string) =>
+  message.charAt(0).toUpperCase() + message.slice(1) + (/[.!?]$/.test(message) ? '' : '.');
+
+/** Text fields of a url-encoded body: absent, repeated or non-text values become ''. */
+export function textFields<const K extends string>(body: unknown, names: readonly K[]): Record<K, string> {
+  const source = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  const fields = {} as Record<K, string>;
+  for (const name of names) {
+    const value = source[name];
+    fields[name] = typeof value === 'string' ? value : '';
+  }
+  return fields;
+}
+
+/** A local path to return to after logging in; anything that could leave the site becomes `/`. */
+export function safeNextPath(value: unknown): string {
+  if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\'))
+    return '/';
+  return value.length > 500 ? '/' : value;
+}

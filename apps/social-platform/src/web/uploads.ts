@@ -1,0 +1,46 @@
+import type { Readable } from 'node:stream';
+import { AppError, isAppError } from '@repo/server-kit';
+import type { FastifyError, FastifyRequest } from 'fastify';
+
+export interface ReceivedImage {
+  stream: Readable;
+  /** The text fields placed before the file input in the form. */
+  fields: Record<string, string>;
+}
+
+/**
+ * The image file of a multipart form, as a stream for the photo pipeline (which checks
+ * type by content, size and pixels). Form text fields must come before the file input.
+ */
+export async function receiveImage(
+  request: FastifyRequest,
+  fieldName: string,
+  maxBytes: number,
+): Promise<ReceivedImage> {
+  let file: Awaited<ReturnType<FastifyRequest['file']>>;
+  try {
+    // One byte over the limit, so the pipeline's own check reports the size instead of a silent cut.
+    file = await request.file({ limits: { fileSize: maxBytes + 1, files: 1, fields: 10, fieldSize: 1024 } });
+  } catch (error) {
+    throw asFormError(error);
+  }
+  if (!file || file.fieldname !== fieldName || file.filename === '') {
+    file?.file.resume();
+    throw new AppError(400, 'file_missing', 'Choose a photo to upload.');
+  }
+  const fields: Record<string, string> = {};
+  for (const [name, entry] of Object.entries(file.fields)) {
+    const value = Array.isArray(entry) ? entry[0] : entry;
+    if (value && value.type === 'field' && typeof value.value === 'string') fields[name] = value.value;
+  }
+  return { stream: file.file, fields };
+}
+
+function asFormError(error: unknown): unknown {
+  if (isAppError(error)) return error;
+  const status = (error as FastifyError).statusCode;
+  if (status === 406) return new AppError(415, 'not_multipart', 'Send the photo with the upload form.');
+  if (typeof status === 'number' && status < 500)
+    return new AppError(status, 'invalid_upload', (error as Error).message);
+  return error;
+}
