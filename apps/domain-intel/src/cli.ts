@@ -8,6 +8,7 @@ import { buildApp } from './app.ts';
 import { registerAccountCommands } from './cli/accounts-commands.ts';
 import { loadDomainIntelConfig } from './config.ts';
 import { type AppContext, createContext } from './context.ts';
+import { registerZonesCommands } from './zones/cli.ts';
 
 const program = new Command('domain-intel')
   .description('Domain Intelligence API: availability, WHOIS, suggestions and the dropped-domain feed')
@@ -42,6 +43,7 @@ program
   });
 
 registerAccountCommands(program, getContext);
+registerZonesCommands(program, getContext);
 
 async function main(): Promise<void> {
   try {

@@ -5,7 +5,7 @@ import type { CzdsClient } from './czds-client.ts';
 import { isZoneError, ZoneError } from './errors.ts';
 import { KeyedMutex } from './keyed-mutex.ts';
 import { assertSnapshotDate, normalizeTld } from './validation.ts';
-import type { ZoneCatalog } from './zone-catalog.ts';
+import type { SnapshotRecord, ZoneCatalog } from './zone-catalog.ts';
 import type { ZoneImporter, ZoneImportRequest, ZoneImportResult } from './zone-import.ts';
 
 /** ICANN's terms: each zone file at most once per 24 hours. */
@@ -32,6 +32,11 @@ export class ZoneService {
 
   get trackedTlds(): readonly string[] {
     return this.options.trackedTlds;
+  }
+
+  /** The catalog of imported snapshots (name counts, sizes), by TLD then date. */
+  listSnapshots(tld?: string): Promise<SnapshotRecord[]> {
+    return this.options.catalog.snapshots(tld === undefined ? undefined : normalizeTld(tld));
   }
 
   importZoneFile(request: ZoneImportRequest): Promise<ZoneImportResult> {
