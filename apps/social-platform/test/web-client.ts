@@ -83,7 +83,7 @@ export class WebClient {
   }
 }
 
-/** Signs up through the form and returns the logged-in client. */
+/** Signs up through the form and returns the logged-in client, on the page it was sent to. */
 export async function signUp(
   app: FastifyInstance,
   person: { userName: string; fullName: string; email?: string; password?: string },
@@ -99,5 +99,7 @@ export async function signUp(
     gender: '',
   });
   if (response.statusCode !== 303) throw new Error(`sign-up failed with ${response.statusCode}: ${response.body}`);
+  // Follow the redirect as a browser would, so the client holds a logged-in page's form token.
+  await client.get(String(response.headers.location));
   return client;
 }

@@ -3,6 +3,7 @@ import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import view from '@fastify/view';
 import { Eta } from 'eta';
@@ -31,7 +32,7 @@ const PUBLIC_DIR = fileURLToPath(new URL('./public', import.meta.url));
  * Registered (encapsulated) by the platform's app; nothing here leaks into the API routes.
  */
 export async function webPlugin(app: FastifyInstance): Promise<void> {
-  const { config, database, clock } = app.platform;
+  const { config, database, clock, redis } = app.platform;
   const cookies: CookieSettings = { secure: config.PUBLIC_URL.startsWith('https://') };
   const webSessions = new WebSessionStore(database.db, clock);
   app.decorate('web', {
@@ -58,6 +59,8 @@ export async function webPlugin(app: FastifyInstance): Promise<void> {
     getUserInfo: csrfUserInfo,
     csrfOpts: { hmacKey: await webSessions.secret('csrf_hmac_key') },
   });
+  // Only the routes that ask for it (log-in and sign-up) are limited, per client address.
+  await app.register(rateLimit, { global: false, ...(redis ? { redis, nameSpace: 'web-rate:' } : {}) });
   await app.register(view, {
     engine: { eta: new Eta({ views: VIEWS_DIR, cache: config.NODE_ENV === 'production' }) },
     templates: VIEWS_DIR,

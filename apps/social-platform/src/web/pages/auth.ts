@@ -6,6 +6,9 @@ import { type FieldErrors, fieldErrors, safeNextPath, textFields } from '../form
 import { renderPage } from '../render.ts';
 import { clearSessionCookie, setSessionCookie } from '../viewer.ts';
 
+/** Password guessing and mass sign-ups slow down to this pace per client address. */
+const ATTEMPT_LIMIT = { rateLimit: { max: 20, timeWindow: '10 minutes' } };
+
 const SIGNUP_FIELDS = ['fullName', 'userName', 'email', 'password', 'countryIso', 'gender'] as const;
 const LOGIN_FIELDS = ['login', 'password', 'next'] as const;
 
@@ -36,7 +39,7 @@ export async function authPages(app: FastifyInstance): Promise<void> {
     return renderSignup(request, reply, {}, {}, 200);
   });
 
-  app.post('/signup', { preHandler: app.csrfProtection }, async (request, reply) => {
+  app.post('/signup', { preHandler: app.csrfProtection, config: ATTEMPT_LIMIT }, async (request, reply) => {
     const form = textFields(request.body, SIGNUP_FIELDS);
     const input = {
       ...form,
@@ -65,7 +68,7 @@ export async function authPages(app: FastifyInstance): Promise<void> {
     return renderPage(request, reply, 'login.eta', { title: 'Log in', values: { login: '', next }, errors: {} });
   });
 
-  app.post('/login', { preHandler: app.csrfProtection }, async (request, reply) => {
+  app.post('/login', { preHandler: app.csrfProtection, config: ATTEMPT_LIMIT }, async (request, reply) => {
     const form = textFields(request.body, LOGIN_FIELDS);
     const next = safeNextPath(form.next);
     const values = { login: form.login, next };
