@@ -10,12 +10,15 @@ import {
 } from '@repo/server-kit';
 import { AccountsRepository } from './accounts/accounts-repository.ts';
 import { AccountsService } from './accounts/accounts-service.ts';
+import { type AvailabilityService, createAvailabilityService } from './availability/index.ts';
 import type { ZonePresence } from './availability/zone-presence.ts';
 import type { Config } from './config.ts';
 import { migrations } from './db/migrations/index.ts';
 import type { DB } from './db/schema.ts';
 import { FeedService } from './feed/feed-service.ts';
 import { QuotaService } from './quota/quota-service.ts';
+import { throttledWarnings } from './rdap/background-errors.ts';
+import { createRdapEngine, type RdapEngine } from './rdap/engine.ts';
 import { RedisQuotaStore } from './quota/redis-quota-store.ts';
 import { SqlQuotaStore } from './quota/sql-quota-store.ts';
 import { ZoneIndex } from './zone-index/zone-index.ts';
@@ -42,6 +45,10 @@ export interface AppContext {
   zonePresence: ZonePresence;
   /** The dropped-domain feed (reads). */
   feed: FeedService;
+  /** The RDAP engine: `lookupDomain(name, {deadline, signal, registryOnly})` per rdap/types.ts. */
+  rdap: RdapEngine;
+  /** Tri-state availability: zone snapshot, then RDAP, behind a cache (/v1/check, suggestions). */
+  availability: AvailabilityService;
   close(): Promise<void>;
 }
 
@@ -73,6 +80,15 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     cacheBytes: config.ZONE_INDEX_CACHE_MB * 1_048_576,
   });
   const quotaStore = redis ? new RedisQuotaStore(redis) : new SqlQuotaStore(database.db);
+  const reportBackgroundError = throttledWarnings();
+  const rdap = createRdapEngine(config, clock, reportBackgroundError);
+  const availability = createAvailabilityService(config, {
+    rdap,
+    redis,
+    clock,
+    zonePresence: zoneIndex,
+    onError: reportBackgroundError,
+  });
   return {
     config,
     database,
@@ -87,7 +103,10 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     zoneIndex,
     zonePresence: zoneIndex,
     feed: new FeedService(database.db, database.dialect, clock, { countCacheSeconds: config.FEED_COUNT_CACHE_SECONDS }),
+    rdap,
+    availability,
     async close() {
+      await rdap.close();
       redis?.disconnect();
       await zonesModule.close();
       await zoneIndex.close();

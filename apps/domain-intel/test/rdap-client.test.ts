@@ -74,10 +74,10 @@ describe('RDAP client against the simulator', () => {
 
   it('a deadline shorter than the registry answers gives deadline_exceeded', async () => {
     t.sim.rdap.setFaults('pir', { latencyMs: 2_000 });
-    const lookup = await t.engine.lookupDomain('dying.org', { deadline: t.clock.now() + 100 });
+    const lookup = await t.engine.lookupDomain('dying.org', { deadline: Date.now() + 100 });
     assert.equal(reasonOf(lookup), 'deadline_exceeded');
     assert.equal(
-      reasonOf(await t.engine.lookupDomain('dying.org', { deadline: t.clock.now() - 1 })),
+      reasonOf(await t.engine.lookupDomain('dying.org', { deadline: Date.now() - 1 })),
       'deadline_exceeded',
     );
   });

@@ -32,8 +32,8 @@ export class HttpRdapClient implements RdapClient {
   }
 
   async lookupDomain(name: string, options: RdapLookupOptions = {}): Promise<RdapLookup> {
-    const { clock, bootstrap, http } = this.#options;
-    const budgetMs = options.deadline === undefined ? this.#options.defaultBudgetMs : options.deadline - clock.now();
+    const { bootstrap, http } = this.#options;
+    const budgetMs = options.deadline === undefined ? this.#options.defaultBudgetMs : options.deadline - Date.now();
     if (budgetMs <= 0) return this.#unknown('deadline_exceeded', 'The deadline passed before the lookup started.');
     const startedAt = Date.now();
     const remaining = () => budgetMs - (Date.now() - startedAt);

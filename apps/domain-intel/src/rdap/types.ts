@@ -59,7 +59,10 @@ export type RdapFailureReason =
   | 'deadline_exceeded';
 
 export interface RdapLookupOptions {
-  /** Absolute time (epoch ms) after which the lookup gives up with `deadline_exceeded`. */
+  /**
+   * Absolute time (epoch ms) after which the lookup gives up with `deadline_exceeded`. Wall-clock
+   * time (`Date.now()`), not the context clock: it bounds real waiting, also under a manual test clock.
+   */
   deadline?: number;
   signal?: AbortSignal;
   /** Skip the registrar hop (drop verification needs only the registry's answer). */

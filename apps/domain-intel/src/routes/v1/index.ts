@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import check from './check.ts';
 import domains from './domains.ts';
 import domainsExport from './export.ts';
 import quota from './quota.ts';
+import whois from './whois.ts';
 
 /**
  * Every /v1 endpoint, one file each. The authentication hook (registered around this plugin in
@@ -9,6 +11,8 @@ import quota from './quota.ts';
  */
 export async function v1Routes(app: FastifyInstance): Promise<void> {
   await app.register(quota);
+  await app.register(check);
+  await app.register(whois);
   await app.register(domains);
   await app.register(domainsExport);
 }

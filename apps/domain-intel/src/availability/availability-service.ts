@@ -1,0 +1,205 @@
+import type { Clock } from '@repo/server-kit';
+import type { Cache } from '../cache/cache.ts';
+import { type NormalizedDomain, parseDomain } from '../domain/normalize.ts';
+import type { RdapClient, RdapLookup } from '../rdap/types.ts';
+import type { ReservedNames } from './reserved-names.ts';
+import type { ZonePresence } from './zone-presence.ts';
+
+export type AvailabilityStatus = 'available' | 'registered' | 'reserved' | 'unknown' | 'invalid';
+export type AvailabilitySource = 'zone' | 'rdap' | 'cache' | 'rules';
+
+/** One row of /v1/check. `available` is true only on the registry's own 404. */
+export interface AvailabilityResult {
+  /** The normalised name; for an invalid entry, the entry as given (trimmed). */
+  domain: string;
+  available: boolean | null;
+  status: AvailabilityStatus;
+  source: AvailabilitySource;
+  /** When the deciding answer was obtained (a cached row keeps its original time). */
+  checked_at: string;
+  /** Why the status is `unknown` or `invalid` (snake_case code). */
+  reason?: string;
+  /** The same, for a person. */
+  message?: string;
+  /** The registry's RDAP status strings, when RDAP found a record. */
+  registry_status?: string[];
+}
+
+type CachedVerdict = Omit<AvailabilityResult, 'domain' | 'source'>;
+
+export interface AvailabilitySettings {
+  deadlineMs: number;
+  ttlMs: { registered: number; available: number; unknown: number };
+}
+
+export interface AvailabilityDependencies {
+  rdap: RdapClient;
+  cache: Cache<CachedVerdict>;
+  reserved: ReservedNames;
+  clock: Clock;
+  /** The zone index, when one is built: names in the latest snapshot are registered. */
+  zonePresence?: ZonePresence | undefined;
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * Tri-state availability, decided in this order: syntax rules (invalid), the registry's
+ * reserved list (reserved), the cache, the latest zone snapshot (registered), then RDAP:
+ * the registry's 404 is `available`, a record is `registered`, anything else `unknown`.
+ */
+export class AvailabilityService {
+  readonly #deps: AvailabilityDependencies;
+  readonly #settings: AvailabilitySettings;
+
+  constructor(deps: AvailabilityDependencies, settings: AvailabilitySettings) {
+    this.#deps = deps;
+    this.#settings = settings;
+  }
+
+  /**
+   * One result per input, in order. Lookups run in parallel (the RDAP engine bounds each
+   * server); whatever has not answered by `deadline` (wall-clock epoch ms) is `unknown`.
+   */
+  async check(inputs: readonly string[], options: { deadline?: number } = {}): Promise<AvailabilityResult[]> {
+    const deadline = options.deadline ?? Date.now() + this.#settings.deadlineMs;
+    const parsed = inputs.map((input) => parseDomain(input));
+    const toLookUp = new Map<string, NormalizedDomain>();
+    for (const result of parsed) {
+      if (result.ok && !this.#deps.reserved.has(result.domain)) toLookUp.set(result.domain.name, result.domain);
+    }
+    const decided = await this.#decide([...toLookUp.values()], deadline);
+
+    return parsed.map((result): AvailabilityResult => {
+      if (!result.ok) {
+        return {
+          domain: result.input,
+          available: null,
+          status: 'invalid',
+          source: 'rules',
+          checked_at: this.#now(),
+          reason: result.error.code,
+          message: result.error.message,
+        };
+      }
+      const { name } = result.domain;
+      if (this.#deps.reserved.has(result.domain)) {
+        return { domain: name, available: false, status: 'reserved', source: 'rules', checked_at: this.#now() };
+      }
+      return decided.get(name) as AvailabilityResult;
+    });
+  }
+
+  async #decide(domains: NormalizedDomain[], deadline: number): Promise<Map<string, AvailabilityResult>> {
+    const results = new Map<string, AvailabilityResult>();
+    const cached = await this.#deps.cache.getMany(domains.map((domain) => domain.name));
+    const misses: NormalizedDomain[] = [];
+    domains.forEach((domain, index) => {
+      const hit = cached[index];
+      if (hit) results.set(domain.name, { domain: domain.name, ...hit, source: 'cache' });
+      else misses.push(domain);
+    });
+    await Promise.all(
+      misses.map(async (domain) => {
+        results.set(domain.name, await this.#decideOne(domain.name, deadline));
+      }),
+    );
+    return results;
+  }
+
+  async #decideOne(name: string, deadline: number): Promise<AvailabilityResult> {
+    if ((await this.#inZone(name)) === true) {
+      return { domain: name, available: false, status: 'registered', source: 'zone', checked_at: this.#now() };
+    }
+    const lookup = await this.#lookupWithin(name, deadline);
+    const result = toResult(name, lookup);
+    // Our own deadline says nothing about the name, so it is not remembered.
+    if (lookup.kind !== 'unknown' || lookup.reason !== 'deadline_exceeded') {
+      const { domain: _domain, source: _source, ...verdict } = result;
+      await this.#deps.cache.set(
+        name,
+        verdict,
+        this.#settings.ttlMs[
+          lookup.kind === 'found' ? 'registered' : lookup.kind === 'not_found' ? 'available' : 'unknown'
+        ],
+      );
+    }
+    return result;
+  }
+
+  async #inZone(name: string): Promise<boolean | null> {
+    if (!this.#deps.zonePresence) return null;
+    try {
+      return await this.#deps.zonePresence.isInZone(name);
+    } catch (error) {
+      // The zone index is an accelerator; without it RDAP still decides.
+      this.#deps.onError?.(error);
+      return null;
+    }
+  }
+
+  /** The RDAP engine honours the deadline itself; the race guarantees it even if a layer does not. */
+  async #lookupWithin(name: string, deadline: number): Promise<RdapLookup> {
+    const controller = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<RdapLookup>((resolve) => {
+      timer = setTimeout(
+        () => {
+          controller.abort();
+          resolve({
+            kind: 'unknown',
+            reason: 'deadline_exceeded',
+            message: 'The registry did not answer before the deadline of this call.',
+            checkedAt: this.#now(),
+          });
+        },
+        Math.max(0, deadline - Date.now()),
+      );
+    });
+    try {
+      return await Promise.race([
+        this.#deps.rdap.lookupDomain(name, { deadline, signal: controller.signal, registryOnly: true }),
+        expired,
+      ]);
+    } catch (error) {
+      this.#deps.onError?.(error);
+      return {
+        kind: 'unknown',
+        reason: 'upstream_error',
+        message: 'The RDAP lookup failed unexpectedly.',
+        checkedAt: this.#now(),
+      };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #now(): string {
+    return new Date(this.#deps.clock.now()).toISOString();
+  }
+}
+
+function toResult(name: string, lookup: RdapLookup): AvailabilityResult {
+  switch (lookup.kind) {
+    case 'found':
+      return {
+        domain: name,
+        available: false,
+        status: 'registered',
+        source: 'rdap',
+        checked_at: lookup.record.fetched_at,
+        registry_status: lookup.record.status,
+      };
+    case 'not_found':
+      return { domain: name, available: true, status: 'available', source: 'rdap', checked_at: lookup.checkedAt };
+    case 'unknown':
+      return {
+        domain: name,
+        available: null,
+        status: 'unknown',
+        source: 'rdap',
+        checked_at: lookup.checkedAt,
+        reason: lookup.reason,
+        message: lookup.message,
+      };
+  }
+}

@@ -1,0 +1,133 @@
+import { Type } from '@fastify/type-provider-typebox';
+import { AppError, badRequest } from '@repo/server-kit';
+import type { FastifyInstance } from 'fastify';
+import type { Plan } from '../../accounts/plans.ts';
+import { normalizeDomain, parseDomain } from '../../domain/normalize.ts';
+import { ok } from '../../http/envelope.ts';
+import { Envelope, keyedErrorResponses } from '../../http/schemas.ts';
+
+/** Most names in one call, whatever the plan (the plan table may allow fewer). */
+export const MAX_DOMAINS_PER_CHECK = 30;
+
+const CheckQuery = Type.Object({
+  domain: Type.Optional(
+    Type.String({ maxLength: 512, description: 'One domain name (IDN allowed)', examples: ['example.com'] }),
+  ),
+  domains: Type.Optional(
+    Type.String({
+      maxLength: 16_384,
+      description: `Comma-separated names, at most ${MAX_DOMAINS_PER_CHECK} after trimming and de-duplication (Starter and Enterprise)`,
+      examples: ['example.com,example.org,münchen.de'],
+    }),
+  ),
+});
+
+export const AvailabilityRow = Type.Object({
+  domain: Type.String({ description: 'Normalised ASCII name; for an invalid entry, the entry as given' }),
+  available: Type.Union([Type.Boolean(), Type.Null()], {
+    description: 'true only when the registry said the name is not registered; null when unknown or invalid',
+  }),
+  status: Type.Union(
+    ['available', 'registered', 'reserved', 'unknown', 'invalid'].map((status) => Type.Literal(status)),
+  ),
+  source: Type.Union(
+    ['zone', 'rdap', 'cache', 'rules'].map((source) => Type.Literal(source)),
+    {
+      description: 'What decided: zone snapshot, RDAP, the cache of an earlier answer, or our rules',
+    },
+  ),
+  checked_at: Type.String({ format: 'date-time' }),
+  reason: Type.Optional(Type.String({ description: 'Why unknown or invalid (snake_case code)' })),
+  message: Type.Optional(Type.String()),
+  registry_status: Type.Optional(Type.Array(Type.String(), { description: 'RDAP status of a registered name' })),
+});
+
+/**
+ * The names of a `domains=` list: trimmed, de-duplicated (on the normalised name where
+ * the entry is valid), order kept. Empty entries are refused rather than skipped: they
+ * are usually a client's concatenation bug.
+ */
+export function splitDomainList(list: string): string[] {
+  const entries = list.split(',').map((entry) => entry.trim());
+  if (entries.some((entry) => entry === '')) {
+    throw badRequest(
+      'empty_domain_entry',
+      'The domains list has an empty entry (check for doubled or trailing commas).',
+    );
+  }
+  const seen = new Set<string>();
+  const unique: string[] = [];
+  for (const entry of entries) {
+    const parsed = parseDomain(entry);
+    const key = parsed.ok ? parsed.domain.name : entry.toLowerCase();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    unique.push(entry);
+  }
+  return unique;
+}
+
+function assertPlanAllows(plan: Plan, count: number): void {
+  if (count > MAX_DOMAINS_PER_CHECK) {
+    throw badRequest('too_many_domains', `At most ${MAX_DOMAINS_PER_CHECK} domains per call; this call has ${count}.`, {
+      limit: MAX_DOMAINS_PER_CHECK,
+      count,
+    });
+  }
+  if (count > 1 && !plan.features.bulkCheck) {
+    throw new AppError(
+      403,
+      'plan_required',
+      `Checking several domains in one call needs a Starter or Enterprise plan.`,
+      {
+        details: { plan: plan.id, feature: 'bulk_check' },
+      },
+    );
+  }
+  if (count > plan.maxDomainsPerCheck) {
+    throw badRequest('too_many_domains', `Your plan allows ${plan.maxDomainsPerCheck} domains per call.`, {
+      limit: plan.maxDomainsPerCheck,
+      count,
+    });
+  }
+}
+
+export default async function checkRoute(app: FastifyInstance): Promise<void> {
+  app.get(
+    '/check',
+    {
+      schema: {
+        summary: 'Live availability of one or several domains',
+        description:
+          'Give `domain` (one name) or `domains` (comma-separated, up to 30; Starter and Enterprise). ' +
+          'Each row is tri-state: `available` is true only when the registry answered that the name is not ' +
+          'registered; a timeout, rate limit or registry error gives `unknown` with a `reason`, never available. ' +
+          'An invalid entry in a list gets its own `invalid` row. One call counts once against the quota.',
+        tags: ['availability'],
+        querystring: CheckQuery,
+        response: {
+          200: Envelope(Type.Array(AvailabilityRow)),
+          ...keyedErrorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const { domain, domains } = request.query as { domain?: string; domains?: string };
+      if (domain !== undefined && domains !== undefined) {
+        throw badRequest('conflicting_parameters', 'Give either domain or domains, not both.');
+      }
+      if (domain === undefined && domains === undefined) {
+        throw badRequest('missing_domain', 'Give the name to check in domain, or a comma-separated list in domains.');
+      }
+      let names: string[];
+      if (domain !== undefined) {
+        names = [normalizeDomain(domain).name];
+      } else {
+        names = splitDomainList(domains as string);
+        assertPlanAllows(request.caller!.plan, names.length);
+      }
+      const results = await app.ctx.availability.check(names);
+      return ok(request, results, { count: results.length });
+    },
+  );
+}
