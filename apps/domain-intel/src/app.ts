@@ -9,8 +9,10 @@ import { type AppContext, type ContextOverrides, createContext } from './context
 import { apiHeaders } from './http/api-headers.ts';
 import { authentication } from './http/authentication.ts';
 import { renderError } from './http/envelope.ts';
+import { pages } from './http/pages.ts';
 import { ErrorEnvelope } from './http/schemas.ts';
 import { healthRoutes } from './routes/health.ts';
+import { signupRoutes } from './routes/signup.ts';
 import { v1Routes } from './routes/v1/index.ts';
 import './http/route-config.ts';
 
@@ -23,6 +25,8 @@ declare module 'fastify' {
 export interface BuildOptions extends ContextOverrides {
   /** Tests pass false for quiet output. */
   logger?: boolean;
+  /** Where log lines go (default stdout). */
+  logStream?: NodeJS.WritableStream;
   /** Use this context instead of creating one (the caller then owns closing it). */
   context?: AppContext;
   /**
@@ -38,6 +42,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     logLevel: config.LOG_LEVEL,
     trustProxy: config.TRUST_PROXY,
     logger: options.logger,
+    logStream: options.logStream,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const ctx = options.context ?? (await createContext(config, options));
@@ -83,6 +88,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(metricsPlugin, { prefix: 'domain_intel_' });
 
   await app.register(healthRoutes);
+  await app.register(pages);
+  await app.register(signupRoutes);
   await app.register(
     async (v1) => {
       await v1.register(apiHeaders);

@@ -1,6 +1,6 @@
 import { type Clock, ManualClock } from '@repo/server-kit';
 import { type DatabaseTarget, redisTarget } from '@repo/server-kit/testing';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { PlanId } from '../src/accounts/plans.ts';
 import { buildApp } from '../src/app.ts';
 import { type Config, loadDomainIntelConfig } from '../src/config.ts';
@@ -11,6 +11,8 @@ export interface TestApp {
   clock: ManualClock;
   /** A fresh account with a key on the given plan; returns the key. */
   keyFor(plan: PlanId, email?: string): Promise<string>;
+  /** Another API instance on the same database and Redis prefix (closed with this one). */
+  spawnInstance(): Promise<FastifyInstance>;
   close(): Promise<void>;
 }
 
@@ -20,6 +22,9 @@ export interface TestAppOptions {
   redis?: boolean;
   clock?: ManualClock;
   env?: Record<string, string>;
+  /** Extra routes inside the authenticated /v1 scope (see BuildOptions.extraV1Routes). */
+  extraV1Routes?: FastifyPluginAsync;
+  logStream?: NodeJS.WritableStream;
 }
 
 let emailCounter = 0;
@@ -33,16 +38,21 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
     DATA_DIR: provisioned.dataDir,
     ...(provisioned.databaseUrl ? { DATABASE_URL: provisioned.databaseUrl } : {}),
     ...(options.redis && process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: options.logStream ? 'info' : 'silent',
     ...options.env,
   });
   const clock = options.clock ?? new ManualClock('2026-03-10T12:00:00Z');
-  const app = await buildApp(config, {
-    logger: false,
-    clock: clock as Clock,
-    postgresSchema: provisioned.postgresSchema,
-    redisKeyPrefix: redis?.keyPrefix,
-  });
+  const build = () =>
+    buildApp(config, {
+      logger: options.logStream !== undefined,
+      logStream: options.logStream,
+      clock: clock as Clock,
+      postgresSchema: provisioned.postgresSchema,
+      redisKeyPrefix: redis?.keyPrefix,
+      extraV1Routes: options.extraV1Routes,
+    });
+  const app = await build();
+  const instances: FastifyInstance[] = [];
   return {
     app,
     config,
@@ -51,7 +61,13 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
       const { key } = await app.ctx.accounts.signUp({ email, plan });
       return key.key;
     },
+    async spawnInstance() {
+      const instance = await build();
+      instances.push(instance);
+      return instance;
+    },
     async close() {
+      await Promise.all(instances.map((instance) => instance.close()));
       await app.close();
       await redis?.cleanup();
       await provisioned.cleanup();
@@ -60,3 +76,12 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
 }
 
 export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+
+/** Database targets crossed with the quota store: SQL always, Redis when REDIS_URL is set. */
+export function quotaStoreVariants(targets: DatabaseTarget[]) {
+  const redisSkip = redisTarget().skip;
+  return targets.flatMap((target) => [
+    { name: `${target.name} + sql quota`, target, redis: false, skip: target.skip },
+    { name: `${target.name} + redis quota`, target, redis: true, skip: target.skip || redisSkip },
+  ]);
+}

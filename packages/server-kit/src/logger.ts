@@ -1,4 +1,5 @@
-import type { FastifyServerOptions } from 'fastify';
+import type { FastifyLoggerOptions } from 'fastify';
+import type { LoggerOptions } from 'pino';
 
 /** Query parameters that carry secrets in one of our APIs (one-time keys, tokens). */
 const SECRET_QUERY_PARAMS = ['key', 'token', 'api_key', 'password'];
@@ -22,7 +23,7 @@ export function redactUrl(url: string): string {
  * pino options shared by both services: Authorization and cookies redacted,
  * secrets stripped from logged URLs, request ids on every line.
  */
-export function loggerOptions(level: string): NonNullable<FastifyServerOptions['logger']> {
+export function loggerOptions(level: string): FastifyLoggerOptions & LoggerOptions {
   return {
     level,
     redact: {

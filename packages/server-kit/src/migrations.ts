@@ -29,6 +29,9 @@ export async function migrateToLatest<DB>(database: Database<DB>, migrations: Mi
     provider: new InlineMigrationProvider(migrations(database.dialect)),
     // Features land in parallel branches; a migration added "between" two applied ones still runs.
     allowUnorderedMigrations: true,
+    // Kysely looks for its bookkeeping tables in every schema unless told which one: another
+    // service's (or test run's) schema would otherwise pass for ours.
+    ...(database.postgresSchema ? { migrationTableSchema: database.postgresSchema } : {}),
   });
   const { error, results = [] } = await migrator.migrateToLatest();
   const failed = results.find((result) => result.status === 'Error');

@@ -9,12 +9,17 @@ export interface ServerOptions {
   bodyLimit?: number;
   /** Tests pass `false` to keep output quiet. */
   logger?: boolean;
+  /** Where log lines go (default stdout); tests read them to check what is logged. */
+  logStream?: NodeJS.WritableStream;
 }
 
 /** Fastify options both services start from. */
 export function fastifyOptions(options: ServerOptions): FastifyServerOptions {
   return {
-    logger: options.logger === false ? false : loggerOptions(options.logLevel),
+    logger:
+      options.logger === false
+        ? false
+        : { ...loggerOptions(options.logLevel), ...(options.logStream ? { stream: options.logStream } : {}) },
     genReqId,
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
     // Fastify accepts a hop count at run time; its type declaration omits it.

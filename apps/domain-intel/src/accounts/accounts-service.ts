@@ -58,7 +58,7 @@ export class AccountsService {
     const email = normalizeEmail(input.email);
     const plan = PLANS[input.plan ?? 'free'];
     if (await this.repository.findAccountByEmail(email)) {
-      throw new AppError(409, 'email_taken', `An account with ${email} already exists. Sign in with its key instead.`);
+      throw new AppError(409, 'email_taken', `An account with ${email} already exists; use the key issued for it.`);
     }
     const now = this.clock.now();
     const accountId = newId('acc');

@@ -46,10 +46,16 @@ export const authentication = fp(
       request.quotaTakenAt = takenAt;
     });
 
-    app.addHook('onResponse', async (request, reply) => {
+    // In onSend, not onResponse: the unit is back before the caller sees the failure, and the
+    // failure's own headers can say so.
+    app.addHook('onSend', async (request, reply, payload) => {
       if (request.caller && request.quotaTakenAt !== undefined && reply.statusCode >= 500) {
         await quota.refund(request.caller, request.quotaTakenAt);
+        request.quotaTakenAt = undefined;
+        const remaining = Number(reply.getHeader('X-RateLimit-Remaining'));
+        if (Number.isInteger(remaining)) reply.header('X-RateLimit-Remaining', String(remaining + 1));
       }
+      return payload;
     });
   },
   { name: 'authentication', dependencies: ['metrics'] },

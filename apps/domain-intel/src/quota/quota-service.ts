@@ -26,7 +26,8 @@ export class QuotaService {
     const now = this.clock.now();
     const limit = caller.plan.dailyCallLimit;
     const resetsAt = nextUtcMidnight(now);
-    const { allowed, used } = await this.store.consume(caller.accountId, utcDate(now), limit, resetsAt);
+    const secondsToReset = Math.max(1, Math.ceil((resetsAt - now) / 1000));
+    const { allowed, used } = await this.store.consume(caller.accountId, utcDate(now), limit, secondsToReset);
     return { allowed, limit, used, remaining: limit === null ? null : Math.max(0, limit - used), resetsAt };
   }
 

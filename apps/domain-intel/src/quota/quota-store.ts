@@ -5,9 +5,10 @@
 export interface QuotaStore {
   /**
    * Takes one unit if the account is under `limit` (null: unlimited, still counted).
-   * Returns whether it was taken and the count after the attempt.
+   * Returns whether it was taken and the count after the attempt. The counter may be
+   * dropped `secondsToReset` from now (the next 00:00 UTC).
    */
-  consume(accountId: string, day: string, limit: number | null, expiresAt: number): Promise<QuotaDecision>;
+  consume(accountId: string, day: string, limit: number | null, secondsToReset: number): Promise<QuotaDecision>;
   /** Gives back one unit taken today (the call failed on our side or upstream). */
   refund(accountId: string, day: string): Promise<void>;
   /** Units used on `day`. */

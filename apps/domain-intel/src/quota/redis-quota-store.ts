@@ -3,7 +3,8 @@ import type { Result } from 'ioredis';
 import type { QuotaDecision, QuotaStore } from './quota-store.ts';
 
 // Check, increment and set the expiry in one atomic step: Redis runs a script alone.
-// ARGV[1] is the limit (-1: unlimited), ARGV[2] the next 00:00 UTC in Unix seconds.
+// ARGV[1] is the limit (-1: unlimited), ARGV[2] the seconds left until the next 00:00 UTC
+// by the service's clock (a relative expiry, so it holds whatever Redis's own clock says).
 const CONSUME = `
 local used = tonumber(redis.call('GET', KEYS[1]) or '0')
 local limit = tonumber(ARGV[1])
@@ -11,7 +12,7 @@ if limit >= 0 and used >= limit then
   return {0, used}
 end
 used = redis.call('INCR', KEYS[1])
-redis.call('EXPIREAT', KEYS[1], ARGV[2])
+redis.call('EXPIRE', KEYS[1], ARGV[2])
 return {1, used}
 `;
 
@@ -23,7 +24,7 @@ return 0
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    quotaConsume(key: string, limit: number, expireAt: number): Result<[number, number], Context>;
+    quotaConsume(key: string, limit: number, ttlSeconds: number): Result<[number, number], Context>;
     quotaRefund(key: string): Result<number, Context>;
   }
 }
@@ -35,12 +36,8 @@ export class RedisQuotaStore implements QuotaStore {
     redis.defineCommand('quotaRefund', { numberOfKeys: 1, lua: REFUND });
   }
 
-  async consume(accountId: string, day: string, limit: number | null, expiresAt: number): Promise<QuotaDecision> {
-    const [allowed, used] = await this.redis.quotaConsume(
-      quotaKey(accountId, day),
-      limit ?? -1,
-      Math.ceil(expiresAt / 1000),
-    );
+  async consume(accountId: string, day: string, limit: number | null, secondsToReset: number): Promise<QuotaDecision> {
+    const [allowed, used] = await this.redis.quotaConsume(quotaKey(accountId, day), limit ?? -1, secondsToReset);
     return { allowed: allowed === 1, used };
   }
 

@@ -1,0 +1,35 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyView from '@fastify/view';
+import { Eta } from 'eta';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { ERROR_CODES } from './error-codes.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const viewsDir = path.join(here, '..', 'views');
+const siteCss = readFileSync(path.join(here, '..', 'assets', 'site.css'));
+
+/** Server-rendered pages (eta templates, escaped by default) and their stylesheet. */
+export const pages = fp(
+  async (app: FastifyInstance) => {
+    await app.register(fastifyView, {
+      engine: { eta: new Eta({ views: viewsDir, cache: app.ctx.config.NODE_ENV === 'production' }) },
+      root: viewsDir,
+      viewExt: 'eta',
+    });
+
+    app.get('/assets/site.css', { schema: { hide: true } }, async (_request, reply) => {
+      reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=3600');
+      return siteCss;
+    });
+
+    app.get('/docs/errors', { schema: { hide: true } }, async (_request, reply) =>
+      reply.view('errors', { codes: ERROR_CODES }),
+    );
+
+    app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs'));
+  },
+  { name: 'pages', dependencies: [] },
+);
