@@ -2,3 +2,7 @@ export * from './rdap/index.ts';
 export * from './czds/index.ts';
 export * from './server.ts';
 export * from './world.ts';
+export * from './churn/index.ts';
+export * from './majestic/index.ts';
+export * from './moz/index.ts';
+export * from './wayback/index.ts';

@@ -1,6 +1,9 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { CzdsSimControl, czdsApiSimPlugin, czdsAuthSimPlugin } from './czds/index.ts';
+import { majesticSimPlugin } from './majestic/index.ts';
+import { mozSimPlugin } from './moz/index.ts';
 import { RdapSimControl, rdapSimPlugin } from './rdap/index.ts';
+import { waybackSimPlugin } from './wayback/index.ts';
 import { SimWorld } from './world.ts';
 
 export interface UpstreamSimOptions {
@@ -23,6 +26,8 @@ export interface UpstreamSim {
   rdap: RdapSimControl;
   /** CZDS: accepted account, served zones, download faults and counters. */
   czds: CzdsSimControl;
+  /** Requests served by the Wayback CDX (`/wayback`), Moz (`/moz`) and Majestic (`/majestic`) simulators. */
+  webStats: WebSimStats;
   close(): Promise<void>;
 }
 
@@ -37,6 +42,11 @@ export async function buildSimServer(world: SimWorld): Promise<FastifyInstance> 
   const rdap = new RdapSimControl();
   app.decorate('rdap', rdap);
   await app.register(rdapSimPlugin, { prefix: '/rdap', world, control: rdap });
+  const webStats: WebSimStats = { wayback: { requests: 0 }, moz: { requests: 0 }, majestic: { requests: 0 } };
+  app.decorate('webStats', webStats);
+  await app.register(waybackSimPlugin, { prefix: '/wayback', world, stats: webStats.wayback });
+  await app.register(mozSimPlugin, { prefix: '/moz', world, stats: webStats.moz });
+  await app.register(majesticSimPlugin, { prefix: '/majestic', world, stats: webStats.majestic });
   return app;
 }
 
@@ -44,7 +54,7 @@ export async function startUpstreamSim(options: UpstreamSimOptions = {}): Promis
   const world = options.world ?? new SimWorld();
   const app = await buildSimServer(world);
   const address = await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
-  return { url: address, world, app, czds: app.czds, rdap: app.rdap, close: () => app.close() };
+  return { url: address, world, app, czds: app.czds, rdap: app.rdap, webStats: app.webStats, close: () => app.close() };
 }
 
 declare module 'fastify' {
@@ -52,5 +62,12 @@ declare module 'fastify' {
     world: SimWorld;
     czds: CzdsSimControl;
     rdap: RdapSimControl;
+    webStats: WebSimStats;
   }
+}
+
+export interface WebSimStats {
+  wayback: { requests: number };
+  moz: { requests: number };
+  majestic: { requests: number };
 }

@@ -1,0 +1,3 @@
+export * from './random.ts';
+export * from './web-facts.ts';
+export * from './zone-churn.ts';
