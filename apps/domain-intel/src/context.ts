@@ -21,6 +21,7 @@ import { throttledWarnings } from './rdap/background-errors.ts';
 import { createRdapEngine, type RdapEngine } from './rdap/engine.ts';
 import { RedisQuotaStore } from './quota/redis-quota-store.ts';
 import { SqlQuotaStore } from './quota/sql-quota-store.ts';
+import { SuggestionService } from './suggest/suggestion-service.ts';
 import { ZoneIndex } from './zone-index/zone-index.ts';
 import { createZonesModule, type WritableSnapshotStore, type ZoneService } from './zones/index.ts';
 
@@ -49,6 +50,8 @@ export interface AppContext {
   rdap: RdapEngine;
   /** Tri-state availability: zone snapshot, then RDAP, behind a cache (/v1/check, suggestions). */
   availability: AvailabilityService;
+  /** Keyword suggestions (/v1/suggest): zone-index screening, then RDAP confirmation through `availability`. */
+  suggestions: SuggestionService;
   close(): Promise<void>;
 }
 
@@ -105,6 +108,13 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     feed: new FeedService(database.db, database.dialect, clock, { countCacheSeconds: config.FEED_COUNT_CACHE_SECONDS }),
     rdap,
     availability,
+    suggestions: new SuggestionService(availability, zoneIndex, {
+      defaultTlds: [...new Set([...config.TRACKED_TLDS, ...config.SUGGEST_POPULAR_TLDS])],
+      deadlineMs: config.SUGGEST_DEADLINE_MS,
+      maxResults: 20,
+      confirmConcurrency: config.SUGGEST_CONFIRM_CONCURRENCY,
+      maxRdapChecks: config.SUGGEST_MAX_RDAP_CHECKS,
+    }),
     async close() {
       await rdap.close();
       redis?.disconnect();

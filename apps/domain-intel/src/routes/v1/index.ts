@@ -3,6 +3,7 @@ import check from './check.ts';
 import domains from './domains.ts';
 import domainsExport from './export.ts';
 import quota from './quota.ts';
+import suggest from './suggest.ts';
 import whois from './whois.ts';
 
 /**
@@ -13,6 +14,7 @@ export async function v1Routes(app: FastifyInstance): Promise<void> {
   await app.register(quota);
   await app.register(check);
   await app.register(whois);
+  await app.register(suggest);
   await app.register(domains);
   await app.register(domainsExport);
 }
