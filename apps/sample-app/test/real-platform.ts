@@ -1,0 +1,56 @@
+import { tempDir } from '@repo/server-kit/testing';
+import type { FastifyInstance } from 'fastify';
+// The sample app is tested against the real platform, not a stand-in: its token.php, api.php and media.
+import { buildApp, loadPlatformConfig } from '../../social-platform/src/index.ts';
+
+export interface RunningPlatform {
+  app: FastifyInstance;
+  /** Where it listens, without a trailing slash. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** A platform on a fresh SQLite file, listening on a free port of 127.0.0.1. */
+export async function startPlatform(): Promise<RunningPlatform> {
+  const data = tempDir('sample-app-platform');
+  const app = await buildApp(
+    loadPlatformConfig({
+      NODE_ENV: 'test',
+      DATA_DIR: data.dir,
+      LOG_LEVEL: 'silent',
+      PUBLIC_URL: 'http://127.0.0.1:3100',
+    }),
+    { logger: false },
+  );
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  return {
+    app,
+    url,
+    async close() {
+      await app.close();
+      data.remove();
+    },
+  };
+}
+
+let counter = 0;
+
+/** Ada (the user who opens the app), her friend Bob who wrote her, and the app. */
+export async function seedPlatform(platform: RunningPlatform, canvasUrl = 'http://127.0.0.1:3200/') {
+  const ctx = platform.app.platform;
+  const n = ++counter;
+  const person = (userName: string, fullName: string) =>
+    ctx.users.create({
+      userName: `${userName}-${n}`,
+      fullName,
+      email: `${userName}${n}@example.com`,
+      password: 'long enough pass',
+    });
+  const ada = await person('ada', 'Ada Lovelace');
+  const bob = await person('bob', 'Bob Builder');
+  await ctx.friends.befriend(ada.id, bob.id);
+  await ctx.mail.send(bob.id, ada.id, 'Try the sample app!');
+  await ctx.notifications.add(ada.id, { message: 'Bob Builder sent you a message.', link: '/mail' });
+  const application = await ctx.apps.create({ name: 'Sample app', canvasUrl, ownerId: bob.id });
+  return { ada, bob, application, issueKey: () => ctx.appAuth.issueAppKey(application.id, ada.id) };
+}
