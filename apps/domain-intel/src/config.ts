@@ -168,7 +168,7 @@ export const envSchema = baseEnvSchema.extend({
   /** Time budget of one /v1/suggest call, ms: names not confirmed by RDAP by then are left out. */
   SUGGEST_DEADLINE_MS: z.coerce.number().int().min(100).max(30_000).default(800),
   /** RDAP confirmations in flight per /v1/suggest call (the RDAP per-host limits still apply). */
-  SUGGEST_CONFIRM_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(16),
+  SUGGEST_CONFIRM_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(20),
   /** Most names one /v1/suggest call asks RDAP about, so one keyword cannot use up a registry's rate limit. */
   SUGGEST_MAX_RDAP_CHECKS: z.coerce.number().int().min(1).max(500).default(60),
   /** Directory of the zone index files (one per tracked TLD); default DATA_DIR/zone-index. */

@@ -28,8 +28,8 @@ export interface ConfirmationOutcome<T> {
 }
 
 /**
- * Checks `ranked` (best first) with a sliding window of `concurrency` checks until `want` are
- * confirmed available, the list or `maxChecks` runs out, or the deadline passes. Everything
+ * Checks `ranked` (best first) with a sliding window of at most `concurrency` checks, never
+ * more in flight than could still be needed, until `want` are confirmed available, the list or `maxChecks` runs out, or the deadline passes. Everything
  * launched is awaited (up to the deadline), so the confirmed set is exactly the available
  * names among a best-first prefix of the list. Anything but `available: true` — registered,
  * unknown, a thrown error, an answer after the deadline — leaves the name out.
@@ -82,7 +82,9 @@ export function confirmBestFirst<T>(
       while (
         inFlight < limits.concurrency &&
         next < limit &&
-        confirmed.length < limits.want &&
+        // Checks in flight may all confirm: launching beyond `want` would only cost registry
+        // requests and a round trip. A check that fails frees its place for the next name.
+        confirmed.length + inFlight < limits.want &&
         Date.now() < limits.deadline
       ) {
         const item = ranked[next++]!;
