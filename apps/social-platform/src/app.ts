@@ -6,6 +6,7 @@ import type { Config } from './config.ts';
 import { type AppContext, type ContextOverrides, createContext } from './context.ts';
 import { apiRoutes } from './routes/api-routes.ts';
 import { healthRoutes } from './routes/health-routes.ts';
+import { iconRoutes } from './routes/icon-routes.ts';
 import { mediaRoutes } from './routes/media-routes.ts';
 import webRoutes from './routes/web/index.ts';
 
@@ -55,6 +56,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(healthRoutes);
   await app.register(apiRoutes);
   await app.register(mediaRoutes);
+  await app.register(iconRoutes);
   await app.register(webRoutes);
   return app;
 }

@@ -8,7 +8,7 @@ export async function multipartBody(
 ): Promise<{ payload: Buffer; headers: Record<string, string> }> {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
-  if (file) form.append(file.field ?? 'photo', new Blob([file.data], { type: file.type }), file.name);
+  if (file) form.append(file.field ?? 'photo', new Blob([new Uint8Array(file.data)], { type: file.type }), file.name);
   const request = new Request('http://upload.test/', { method: 'POST', body: form });
   return {
     payload: Buffer.from(await request.arrayBuffer()),

@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.ts';
 import type { Photo, StoredFile } from '../photos/photos-service.ts';
+import { DEFAULT_NOTIFICATION_ICON_PATH } from '../routes/icon-routes.ts';
 import type { Notification } from '../social/notifications-service.ts';
 import { profileUrl } from '../urls.ts';
 import type { User } from '../users/users-service.ts';
@@ -61,7 +62,7 @@ export function presentNotification(ctx: AppContext, notification: Notification)
     notification_id: notification.id,
     link: absolute(ctx, notification.link),
     message: notification.message,
-    icon: absolute(ctx, notification.icon ?? '/favicon.ico'),
+    icon: absolute(ctx, notification.icon ?? DEFAULT_NOTIFICATION_ICON_PATH),
   };
 }
 

@@ -1,0 +1,84 @@
+/** The `social-platform` command: serve the platform, run migrations, manage its data. */
+import { ConfigError, isAppError, listen } from '@repo/server-kit';
+import { Command, CommanderError } from 'commander';
+import { buildApp } from './app.ts';
+import { registerDataCommands } from './cli/data-commands.ts';
+import { loadPlatformConfig } from './config.ts';
+import { type AppContext, createContext } from './context.ts';
+import { seedDemo } from './demo/seed.ts';
+
+const HOUR_MS = 3_600_000;
+
+const program = new Command('social-platform')
+  .description('The social platform and its Application API (token.php, api.php)')
+  .option('--json', 'print results as one JSON object')
+  .showHelpAfterError()
+  .exitOverride();
+
+let context: AppContext | undefined;
+/** Commands share one lazily created context; `serve` builds its own inside the app. */
+const getContext = async (): Promise<AppContext> => {
+  context ??= await createContext(loadPlatformConfig());
+  return context;
+};
+
+program
+  .command('serve')
+  .description('Run the platform (PORT, HOST, DATA_DIR, DATABASE_URL, PUBLIC_URL; DEMO=1 seeds demo data)')
+  .action(async () => {
+    const config = loadPlatformConfig();
+    const app = await buildApp(config);
+    const ctx = app.platform;
+    if (config.DEMO) {
+      const demo = await seedDemo(ctx);
+      app.log.info(`Demo data ready: sign in as ${demo.login.user_name} / ${demo.login.password}`);
+    }
+    // Used and expired keys and tokens are only kept a day, for replay detection and audits.
+    const purge = setInterval(() => {
+      ctx.appAuth.purgeExpired().catch((error) => app.log.warn({ err: error }, 'purging expired keys failed'));
+    }, HOUR_MS);
+    purge.unref();
+    app.addHook('onClose', async () => clearInterval(purge));
+    const address = await listen(app, config.HOST, config.PORT);
+    app.log.info(
+      `Social platform on ${address} (public URL ${config.PUBLIC_URL}, API reference ${address}/openapi.json, database ${ctx.database.location})`,
+    );
+  });
+
+program
+  .command('migrate')
+  .description('Bring the database schema up to date (also done at every start)')
+  .action(async () => {
+    const ctx = await getContext();
+    if (program.opts().json) process.stdout.write(`${JSON.stringify({ database: ctx.database.location })}\n`);
+    else process.stdout.write(`Database at ${ctx.database.location} is up to date.\n`);
+  });
+
+registerDataCommands(program, getContext);
+
+async function main(): Promise<void> {
+  try {
+    await program.parseAsync(process.argv);
+  } catch (error) {
+    process.exitCode = reportFailure(error);
+  } finally {
+    // `serve` keeps running; every other command closes what it opened.
+    if (program.args[0] !== 'serve') await context?.close();
+  }
+}
+
+function reportFailure(error: unknown): number {
+  if (error instanceof CommanderError) return error.exitCode;
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+    return 2;
+  }
+  if (isAppError(error)) {
+    process.stderr.write(`Error (${error.code}): ${error.message}\n`);
+    return 1;
+  }
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  return 1;
+}
+
+await main();

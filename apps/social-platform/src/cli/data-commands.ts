@@ -1,0 +1,155 @@
+import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import type { AppContext } from '../context.ts';
+import { seedDemo } from '../demo/seed.ts';
+import { type User, userNotFound } from '../users/users-service.ts';
+import { printResult } from './output.ts';
+
+type GetContext = () => Promise<AppContext>;
+
+const positiveInteger = (value: string): number => {
+  if (!/^[1-9]\d*$/.test(value)) throw new InvalidArgumentError('must be a positive whole number');
+  return Number(value);
+};
+
+/** A user given by id (`12`) or by user name (`alice`). */
+async function resolveUser(ctx: AppContext, reference: string): Promise<User> {
+  if (/^\d+$/.test(reference)) return ctx.users.getById(Number(reference));
+  const user = await ctx.users.findByUserName(reference);
+  if (!user) throw userNotFound(`"${reference}"`);
+  return user;
+}
+
+/** users, friends, mail, notifications, apps, keys and demo commands. */
+export function registerDataCommands(program: Command, getContext: GetContext): void {
+  const json = () => Boolean(program.opts().json);
+
+  const users = program.command('users').description('Manage users');
+  users
+    .command('create')
+    .description('Create a user')
+    .requiredOption('--user-name <name>', 'URL-safe handle (3–32 of a-z 0-9 . _ -)')
+    .requiredOption('--full-name <name>', 'Full name')
+    .requiredOption('--email <email>', 'E-mail address')
+    .requiredOption('--password <password>', 'Password (at least 8 characters)')
+    .option('--country <iso>', 'Two-letter country code')
+    .option('--gender <gender>', 'Gender, as text')
+    .action(async (options) => {
+      const ctx = await getContext();
+      const user = await ctx.users.create({
+        userName: options.userName,
+        fullName: options.fullName,
+        email: options.email,
+        password: options.password,
+        countryIso: options.country,
+        gender: options.gender,
+      });
+      printResult(json(), { user_id: user.id, user_name: user.user_name }, `Created user ${user.user_name}.`);
+    });
+
+  program
+    .command('friends')
+    .description('Manage friendships')
+    .command('add')
+    .description('Make two users friends (no request needed)')
+    .requiredOption('--user <user>', 'User id or user name')
+    .requiredOption('--friend <user>', 'User id or user name')
+    .action(async (options) => {
+      const ctx = await getContext();
+      const [user, friend] = [await resolveUser(ctx, options.user), await resolveUser(ctx, options.friend)];
+      await ctx.friends.befriend(user.id, friend.id);
+      printResult(
+        json(),
+        { user_id: user.id, friend_user_id: friend.id },
+        `${user.user_name} and ${friend.user_name} are friends.`,
+      );
+    });
+
+  program
+    .command('mail')
+    .description('Private mail')
+    .command('send')
+    .description('Send a message from one user to another')
+    .requiredOption('--from <user>', 'Sender: user id or user name')
+    .requiredOption('--to <user>', 'Recipient: user id or user name')
+    .requiredOption('--text <text>', 'The message')
+    .action(async (options) => {
+      const ctx = await getContext();
+      const [from, to] = [await resolveUser(ctx, options.from), await resolveUser(ctx, options.to)];
+      const message = await ctx.mail.send(from.id, to.id, options.text);
+      printResult(json(), { message_id: message.id, conversation_id: message.conversation_id }, 'Message sent.');
+    });
+
+  program
+    .command('notifications')
+    .description('Notifications')
+    .command('add')
+    .description('Notify a user')
+    .requiredOption('--user <user>', 'User id or user name')
+    .requiredOption('--message <text>', 'What happened')
+    .requiredOption('--link <url>', 'Where it leads: an http(s) URL or a /path on the platform')
+    .option('--icon <url>', 'Icon URL')
+    .action(async (options) => {
+      const ctx = await getContext();
+      const user = await resolveUser(ctx, options.user);
+      const notification = await ctx.notifications.add(user.id, {
+        message: options.message,
+        link: options.link,
+        icon: options.icon,
+      });
+      printResult(json(), { notification_id: notification.id, user_id: user.id }, 'Notification added.');
+    });
+
+  program
+    .command('apps')
+    .description('Third-party applications')
+    .command('create')
+    .description('Register an application; prints its APP ID')
+    .requiredOption('--name <name>', 'Name shown to users')
+    .requiredOption('--url <url>', 'Canvas URL, loaded in the iframe with ?key=…')
+    .requiredOption('--owner <user>', 'Owner: user id or user name')
+    .action(async (options) => {
+      const ctx = await getContext();
+      const owner = await resolveUser(ctx, options.owner);
+      const application = await ctx.apps.create({ name: options.name, canvasUrl: options.url, ownerId: owner.id });
+      printResult(
+        json(),
+        { app_id: application.id, name: application.name, canvas_url: application.canvas_url },
+        `Created application ${application.name}.`,
+      );
+    });
+
+  program
+    .command('keys')
+    .description('One-time keys')
+    .command('issue')
+    .description('Issue a one-time key, as the canvas page does when a user opens an app')
+    .requiredOption('--app <id>', 'APP ID', positiveInteger)
+    .requiredOption('--user <user>', 'User id or user name')
+    .action(async (options) => {
+      const ctx = await getContext();
+      const user = await resolveUser(ctx, options.user);
+      const key = await ctx.appAuth.issueAppKey(options.app, user.id);
+      const tokenUrl = `${ctx.config.PUBLIC_URL}/token.php?key=${key}`;
+      printResult(
+        json(),
+        { key, app_id: options.app, user_id: user.id, expires_in: ctx.config.KEY_TTL_SECONDS, token_url: tokenUrl },
+        `One-time key for ${user.user_name} (valid ${ctx.config.KEY_TTL_SECONDS} s, usable once).`,
+      );
+    });
+
+  program
+    .command('demo')
+    .description('Demo data')
+    .command('seed')
+    .description('Create demo users, friends, mail, notifications, photos and the sample app (idempotent)')
+    .action(async () => {
+      const ctx = await getContext();
+      const result = await seedDemo(ctx);
+      printResult(
+        json(),
+        { ...result },
+        `Demo data ready. Sign in as ${result.login.user_name} / ${result.login.password}.`,
+      );
+    });
+}
