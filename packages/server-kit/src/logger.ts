@@ -16,7 +16,8 @@ export function redactUrl(url: string): string {
       changed = true;
     }
   }
-  return changed ? `${url.slice(0, queryStart)}?${params.toString()}` : url;
+  // URLSearchParams would percent-encode the brackets; keep the marker readable in logs.
+  return changed ? `${url.slice(0, queryStart)}?${params.toString().replaceAll('%5BREDACTED%5D', '[REDACTED]')}` : url;
 }
 
 /**
