@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createRedis } from '@repo/server-kit';
 import { redisTarget } from '@repo/server-kit/testing';
 import { type Cache, MemoryCache, RedisCache } from '../src/cache/cache.ts';

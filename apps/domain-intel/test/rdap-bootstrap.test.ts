@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { setImmediate as tick } from 'node:timers/promises';
+import { ManualClock } from '@repo/server-kit';
+import { tempDir } from '@repo/server-kit/testing';
+import { startUpstreamSim } from '@repo/upstream-sim';
+import { type BootstrapAnswer, RdapBootstrap } from '../src/rdap/bootstrap.ts';
+
+const ianaShaped = (comUrl: string) =>
+  JSON.stringify({
+    version: '1.0',
+    publication: '2026-03-09T19:00:01Z',
+    description: 'RDAP bootstrap file for Domain Name System registrations',
+    services: [
+      [
+        ['com', 'net'],
+        ['http://rdap.verisign.com/com/v1/', comUrl],
+      ],
+      [['uk'], ['https://rdap.nominet.uk/uk']],
+      [['org'], ['https://rdap.publicinterestregistry.org/rdap/']],
+    ],
+  });
+
+const options = (
+  source: string,
+  clock: ManualClock,
+  extra: Partial<ConstructorParameters<typeof RdapBootstrap>[0]> = {},
+) => ({
+  source,
+  overrides: {},
+  cacheFile: undefined,
+  refreshMs: 86_400_000,
+  fetchTimeoutMs: 2_000,
+  clock,
+  ...extra,
+});
+
+const urlsOf = (answer: BootstrapAnswer) => (answer.kind === 'servers' ? answer.baseUrls : answer.kind);
+
+describe('RDAP bootstrap', () => {
+  it('reads an IANA-shaped file: https first, longest suffix, overrides win, unknown TLDs have none', async () => {
+    const dir = tempDir('bootstrap');
+    const file = path.join(dir.dir, 'dns.json');
+    writeFileSync(file, ianaShaped('https://rdap.verisign.com/com/v1/'));
+    const bootstrap = new RdapBootstrap(
+      options(file, new ManualClock(), {
+        overrides: { io: 'https://rdap.identitydigital.services/rdap', org: 'https://override.example/rdap/' },
+      }),
+    );
+    try {
+      assert.deepEqual(urlsOf(await bootstrap.serversFor('com')), [
+        'https://rdap.verisign.com/com/v1/',
+        'http://rdap.verisign.com/com/v1/',
+      ]);
+      const couk = await bootstrap.serversFor('co.uk');
+      assert.deepEqual(couk, { kind: 'servers', tld: 'uk', baseUrls: ['https://rdap.nominet.uk/uk/'] });
+      assert.deepEqual(urlsOf(await bootstrap.serversFor('io')), ['https://rdap.identitydigital.services/rdap/']);
+      assert.deepEqual(urlsOf(await bootstrap.serversFor('org')), ['https://override.example/rdap/']);
+      assert.equal((await bootstrap.serversFor('zz')).kind, 'none');
+    } finally {
+      await bootstrap.close();
+      dir.remove();
+    }
+  });
+
+  it('refreshes in the background once stale, serving the old copy meanwhile', async () => {
+    const dir = tempDir('bootstrap');
+    const file = path.join(dir.dir, 'dns.json');
+    writeFileSync(file, ianaShaped('https://old.example/'));
+    const clock = new ManualClock('2026-03-10T00:00:00Z');
+    const bootstrap = new RdapBootstrap(options(file, clock));
+    try {
+      assert.ok(urlsOf(await bootstrap.serversFor('net')).includes('https://old.example/'));
+      writeFileSync(file, ianaShaped('https://new.example/'));
+      assert.ok(urlsOf(await bootstrap.serversFor('net')).includes('https://old.example/'), 'still fresh');
+      clock.advance(86_400_000);
+      assert.ok(urlsOf(await bootstrap.serversFor('net')).includes('https://old.example/'), 'served while refreshing');
+      let answer = await bootstrap.serversFor('net');
+      for (let i = 0; i < 100 && !urlsOf(answer).includes('https://new.example/'); i++) {
+        await tick();
+        answer = await bootstrap.serversFor('net');
+      }
+      assert.ok(urlsOf(answer).includes('https://new.example/'));
+    } finally {
+      await bootstrap.close();
+      dir.remove();
+    }
+  });
+
+  it('keeps a downloaded copy on disk and starts from it when the source is down', async () => {
+    const sim = await startUpstreamSim();
+    const dir = tempDir('bootstrap');
+    const cacheFile = path.join(dir.dir, 'rdap', 'dns.json');
+    const source = `${sim.url}/rdap/bootstrap/dns.json`;
+    const clock = new ManualClock();
+    try {
+      const first = new RdapBootstrap(options(source, clock, { cacheFile }));
+      assert.deepEqual(urlsOf(await first.serversFor('org')), [`${sim.url}/rdap/pir/`]);
+      await first.close();
+      await sim.close();
+      clock.advance(2 * 86_400_000);
+      const errors: unknown[] = [];
+      const second = new RdapBootstrap(options(source, clock, { cacheFile, onError: (e) => errors.push(e) }));
+      assert.deepEqual(urlsOf(await second.serversFor('org')), [`${sim.url}/rdap/pir/`], 'stale copy beats nothing');
+      assert.equal(errors.length, 1);
+      await second.close();
+      const third = new RdapBootstrap(options(source, clock, { cacheFile: path.join(dir.dir, 'none.json') }));
+      assert.equal((await third.serversFor('org')).kind, 'unavailable');
+      await third.close();
+    } finally {
+      dir.remove();
+    }
+  });
+});
