@@ -15,12 +15,16 @@ import type { ZonePresence } from './availability/zone-presence.ts';
 import type { Config } from './config.ts';
 import { migrations } from './db/migrations/index.ts';
 import type { DB } from './db/schema.ts';
+import type { EnrichmentService } from './enrich/enrichment-service.ts';
 import { FeedService } from './feed/feed-service.ts';
+import type { JobLeases } from './jobs/lease.ts';
+import { createPipelineServices } from './jobs/pipeline-services.ts';
+import type { LifecycleService } from './lifecycle/index.ts';
 import { QuotaService } from './quota/quota-service.ts';
-import { throttledWarnings } from './rdap/background-errors.ts';
-import { createRdapEngine, type RdapEngine } from './rdap/engine.ts';
 import { RedisQuotaStore } from './quota/redis-quota-store.ts';
 import { SqlQuotaStore } from './quota/sql-quota-store.ts';
+import { throttledWarnings } from './rdap/background-errors.ts';
+import { createRdapEngine, type RdapEngine } from './rdap/engine.ts';
 import { SuggestionService } from './suggest/suggestion-service.ts';
 import { ZoneIndex } from './zone-index/zone-index.ts';
 import { createZonesModule, type WritableSnapshotStore, type ZoneService } from './zones/index.ts';
@@ -46,6 +50,12 @@ export interface AppContext {
   zonePresence: ZonePresence;
   /** The dropped-domain feed (reads). */
   feed: FeedService;
+  /** Domain lifecycle: zone-diff and RDAP evidence, re-check schedule. */
+  lifecycle: LifecycleService;
+  /** Archive age, alt-TLD demand, DA/TF (APIs and CSV import). */
+  enrichment: EnrichmentService;
+  /** Database leases so a job never runs twice at once across processes. */
+  jobLeases: JobLeases;
   /** The RDAP engine: `lookupDomain(name, {deadline, signal, registryOnly})` per rdap/types.ts. */
   rdap: RdapEngine;
   /** Tri-state availability: zone snapshot, then RDAP, behind a cache (/v1/check, suggestions). */
@@ -92,6 +102,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     zonePresence: zoneIndex,
     onError: reportBackgroundError,
   });
+  const pipeline = createPipelineServices(config, { database, clock, rdap, snapshots: zonesModule.snapshots });
   return {
     config,
     database,
@@ -115,7 +126,11 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       confirmConcurrency: config.SUGGEST_CONFIRM_CONCURRENCY,
       maxRdapChecks: config.SUGGEST_MAX_RDAP_CHECKS,
     }),
+    lifecycle: pipeline.lifecycle,
+    enrichment: pipeline.enrichment,
+    jobLeases: pipeline.jobLeases,
     async close() {
+      await pipeline.close();
       await rdap.close();
       redis?.disconnect();
       await zonesModule.close();

@@ -1,9 +1,10 @@
 import { Readable } from 'node:stream';
 import { Type } from '@fastify/type-provider-typebox';
-import { AppError, badRequest } from '@repo/server-kit';
+import { badRequest } from '@repo/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { CSV_HEADER, type FeedRecord, toCsvLine } from '../../feed/feed-row.ts';
 import { parseFeedFilters } from '../../feed/filters.ts';
+import { requirePlanFeature } from '../../feed/plan-gate.ts';
 import { FeedFilterQuery } from '../../feed/schemas.ts';
 import { keyedErrorResponses } from '../../http/schemas.ts';
 
@@ -38,9 +39,7 @@ export default async function exportRoute(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      if (!request.caller!.plan.features.bulkExport) {
-        throw new AppError(403, 'plan_required', 'Bulk export is part of the Enterprise plan.');
-      }
+      requirePlanFeature(request, 'bulkExport', 'Bulk export');
       const query = request.query as Record<string, string | undefined>;
       const paging = PAGING_PARAMETERS.filter((name) => query[name] !== undefined);
       if (paging.length > 0) {

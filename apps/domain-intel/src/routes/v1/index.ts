@@ -3,6 +3,8 @@ import check from './check.ts';
 import domains from './domains.ts';
 import domainsExport from './export.ts';
 import quota from './quota.ts';
+import sample from './sample.ts';
+import snapshots from './snapshots.ts';
 import suggest from './suggest.ts';
 import whois from './whois.ts';
 
@@ -17,4 +19,6 @@ export async function v1Routes(app: FastifyInstance): Promise<void> {
   await app.register(suggest);
   await app.register(domains);
   await app.register(domainsExport);
+  await app.register(sample);
+  await app.register(snapshots);
 }

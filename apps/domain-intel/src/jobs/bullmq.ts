@@ -1,0 +1,66 @@
+import { Queue, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { AppContext } from '../context.ts';
+import type { JobLogger } from './in-process-scheduler.ts';
+import { type JobName, runJob } from './pipeline.ts';
+import { SCHEDULES } from './schedules.ts';
+
+export const PIPELINE_QUEUE = 'domain-intel-pipeline';
+
+/**
+ * The scaled-out scheduler: BullMQ job schedulers produce one `daily` and one `hourly` job at
+ * their UTC times (one per firing however many workers run), and every worker takes them
+ * from the queue. The jobs still take the database lease, so a CLI run never overlaps one.
+ */
+export async function startBullmqWorker(
+  ctx: AppContext,
+  log: JobLogger,
+  options: { prefix?: string } = {},
+): Promise<{ close(): Promise<void> }> {
+  const url = ctx.config.REDIS_URL;
+  if (!url) throw new Error('The BullMQ worker needs REDIS_URL.');
+  // BullMQ needs its own connections, with no retry limit on blocking commands.
+  const connection = new Redis(url, { maxRetriesPerRequest: null });
+  const prefix = options.prefix ?? `${ctx.config.REDIS_KEY_PREFIX}bull`;
+  const queue = new Queue(PIPELINE_QUEUE, { connection, prefix });
+  for (const name of Object.keys(SCHEDULES) as JobName[]) {
+    await queue.upsertJobScheduler(
+      `pipeline:${name}`,
+      { pattern: SCHEDULES[name], tz: 'UTC' },
+      { name, opts: { removeOnComplete: 100, removeOnFail: 500 } },
+    );
+  }
+  const worker = new Worker(
+    PIPELINE_QUEUE,
+    async (job) => {
+      const name = job.name as JobName;
+      const outcome = name === 'daily' ? await runJob(ctx, 'daily') : await runJob(ctx, 'hourly');
+      log.info(outcome.status === 'completed' ? `${name} pipeline finished` : `${name} pipeline skipped (lease held)`);
+      return outcome.status === 'completed' ? outcome.result : { skipped: true };
+    },
+    { connection: connection.duplicate({ maxRetriesPerRequest: null }), prefix, concurrency: 2 },
+  );
+  worker.on('failed', (job, error) => log.error(error, `${job?.name ?? 'pipeline'} job failed`));
+  return {
+    async close() {
+      await worker.close();
+      await queue.close();
+      connection.disconnect();
+    },
+  };
+}
+
+/** Queues one run of a job now (the worker picks it up); used by tests and operators. */
+export async function enqueueJob(ctx: AppContext, name: JobName, options: { prefix?: string } = {}): Promise<void> {
+  const connection = new Redis(ctx.config.REDIS_URL!, { maxRetriesPerRequest: null });
+  const queue = new Queue(PIPELINE_QUEUE, {
+    connection,
+    prefix: options.prefix ?? `${ctx.config.REDIS_KEY_PREFIX}bull`,
+  });
+  try {
+    await queue.add(name, {}, { removeOnComplete: 100, removeOnFail: 500 });
+  } finally {
+    await queue.close();
+    connection.disconnect();
+  }
+}

@@ -1,0 +1,56 @@
+import type { Clock, Database } from '@repo/server-kit';
+import type { Config } from '../config.ts';
+import type { DB } from '../db/schema.ts';
+import { EnrichmentService } from '../enrich/enrichment-service.ts';
+import { MajesticClient } from '../enrich/majestic-client.ts';
+import { MozClient } from '../enrich/moz-client.ts';
+import { WaybackClient } from '../enrich/wayback-client.ts';
+import { LifecycleService } from '../lifecycle/index.ts';
+import type { RdapClient } from '../rdap/types.ts';
+import type { SnapshotStore } from '../zones/snapshot-store.ts';
+import { JobLeases } from './lease.ts';
+
+export interface PipelineServices {
+  lifecycle: LifecycleService;
+  enrichment: EnrichmentService;
+  jobLeases: JobLeases;
+  close(): Promise<void>;
+}
+
+/** The lifecycle, enrichment (with the upstream clients the configuration enables) and job leases. */
+export function createPipelineServices(
+  config: Config,
+  deps: { database: Database<DB>; clock: Clock; rdap: RdapClient; snapshots: SnapshotStore },
+): PipelineServices {
+  const { database, clock } = deps;
+  const timeoutMs = config.ENRICH_HTTP_TIMEOUT_MS;
+  const wayback = new WaybackClient({
+    cdxUrl: config.WAYBACK_CDX_URL,
+    requestsPerMinute: config.WAYBACK_REQUESTS_PER_MINUTE,
+    timeoutMs,
+  });
+  const moz = config.MOZ_TOKEN
+    ? new MozClient({ url: config.MOZ_API_URL, token: config.MOZ_TOKEN, timeoutMs })
+    : undefined;
+  const majestic = config.MAJESTIC_API_KEY
+    ? new MajesticClient({ url: config.MAJESTIC_API_URL, apiKey: config.MAJESTIC_API_KEY, timeoutMs })
+    : undefined;
+  return {
+    lifecycle: new LifecycleService(database.db, clock, deps.rdap, {
+      tlds: config.TRACKED_TLDS,
+      perTldBudget: config.RDAP_RECHECKS_PER_TLD,
+      perTldConcurrency: config.RDAP_RECHECK_CONCURRENCY,
+    }),
+    enrichment: new EnrichmentService(
+      database.db,
+      clock,
+      { wayback, moz, majestic },
+      deps.snapshots,
+      config.TRACKED_TLDS,
+    ),
+    jobLeases: new JobLeases(database.db, clock),
+    async close() {
+      await Promise.all([wayback.close(), moz?.close(), majestic?.close()]);
+    },
+  };
+}

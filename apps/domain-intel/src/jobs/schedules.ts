@@ -1,0 +1,8 @@
+/**
+ * When the jobs run (UTC cron patterns), shared by the in-process scheduler and BullMQ.
+ * The hourly job runs at half past, so the names a 06:00 diff finds are checked at 06:30.
+ */
+export const SCHEDULES = {
+  daily: '0 6 * * *',
+  hourly: '30 * * * *',
+} as const;

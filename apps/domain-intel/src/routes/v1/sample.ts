@@ -1,0 +1,77 @@
+import rateLimit from '@fastify/rate-limit';
+import { Type } from '@fastify/type-provider-typebox';
+import { AppError, badRequest } from '@repo/server-kit';
+import type { FastifyInstance } from 'fastify';
+import { parseDomain } from '../../domain/normalize.ts';
+import { FeedRecordSchema } from '../../feed/schemas.ts';
+import { ok } from '../../http/envelope.ts';
+import { Envelope } from '../../http/schemas.ts';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The key-less preview: one domain's feed record (or none). It counts against no key; each
+ * client IP gets SAMPLE_RATE_PER_DAY calls per day (shared across instances through Redis
+ * when REDIS_URL is set).
+ */
+export default async function sampleRoute(app: FastifyInstance): Promise<void> {
+  await app.register(rateLimit, {
+    global: false,
+    ...(app.ctx.redis ? { redis: app.ctx.redis, nameSpace: 'sample-rate:' } : {}),
+    errorResponseBuilder: (_request, context) =>
+      new AppError(
+        429,
+        'rate_limited',
+        `The preview allows ${context.max} calls per day from one address; try again in ${context.after}, or use an API key.`,
+      ),
+  });
+
+  app.get(
+    '/sample',
+    {
+      config: {
+        auth: 'none',
+        rateLimit: {
+          max: app.ctx.config.SAMPLE_RATE_PER_DAY,
+          timeWindow: DAY_MS,
+          keyGenerator: (request) => request.ip,
+        },
+      },
+      schema: {
+        summary: 'Preview one domain (no key)',
+        description:
+          "The domain's dropped-feed record in the same shape as /v1/domains, at most one row. No key needed; " +
+          'limited per client address (429 with Retry-After).',
+        tags: ['feed'],
+        security: [],
+        querystring: Type.Object({ domain: Type.Optional(Type.String({ description: 'e.g. oldbrand.com' })) }),
+        response: {
+          200: Envelope(Type.Array(FeedRecordSchema, { maxItems: 1 })),
+          400: Type.Ref('ErrorEnvelope'),
+          429: Type.Ref('ErrorEnvelope'),
+        },
+      },
+    },
+    async (request) => {
+      const { domain } = request.query as { domain?: string };
+      if (domain === undefined || domain.trim() === '') {
+        throw badRequest('missing_domain', 'Pass the domain to preview, e.g. /v1/sample?domain=example.com.');
+      }
+      const parsed = parseDomain(domain);
+      if (!parsed.ok) throw badRequest(parsed.error.code, parsed.error.message, { parameter: 'domain' });
+      const tracked = app.ctx.config.TRACKED_TLDS;
+      if (!tracked.includes(parsed.domain.tld)) {
+        throw badRequest(
+          'unknown_tld',
+          `The feed does not track .${parsed.domain.tld}; tracked: ${tracked.join(', ')}.`,
+          {
+            parameter: 'domain',
+          },
+        );
+      }
+      const record = await app.ctx.feed.byDomain(parsed.domain.name);
+      const rows = record ? [record] : [];
+      return ok(request, rows, { total: rows.length, limit: 1, offset: 0 });
+    },
+  );
+}

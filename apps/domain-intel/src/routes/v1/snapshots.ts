@@ -1,0 +1,90 @@
+import { Readable } from 'node:stream';
+import { Type } from '@fastify/type-provider-typebox';
+import { AppError, badRequest } from '@repo/server-kit';
+import type { FastifyInstance } from 'fastify';
+import { requirePlanFeature } from '../../feed/plan-gate.ts';
+import { ok } from '../../http/envelope.ts';
+import { Envelope, keyedErrorResponses } from '../../http/schemas.ts';
+import { assertSnapshotDate } from '../../zones/index.ts';
+
+const SnapshotInfo = Type.Object({
+  tld: Type.String(),
+  date: Type.String({ format: 'date' }),
+  names: Type.Integer({ description: 'Delegated second-level names in the zone that day' }),
+  bytes: Type.Integer({ description: 'Compressed size as stored' }),
+  imported_at: Type.String({ format: 'date-time' }),
+  download: Type.String({ description: 'Path of the download' }),
+});
+
+export default async function snapshotsRoutes(app: FastifyInstance): Promise<void> {
+  const tracked = () => app.ctx.config.TRACKED_TLDS;
+  const trackedTld = (raw: string) => {
+    const tld = raw.trim().toLowerCase();
+    if (!tracked().includes(tld)) {
+      throw badRequest('unknown_tld', `No snapshots of "${raw}"; tracked: ${tracked().join(', ')}.`, {
+        parameter: 'tld',
+      });
+    }
+    return tld;
+  };
+
+  app.get(
+    '/snapshots',
+    {
+      schema: {
+        summary: 'Daily zone snapshots (Enterprise)',
+        description: 'Every snapshot held, newest first, optionally of one TLD.',
+        tags: ['snapshots'],
+        querystring: Type.Object({ tld: Type.Optional(Type.String({ description: 'One tracked TLD' })) }),
+        response: { 200: Envelope(Type.Array(SnapshotInfo)), ...keyedErrorResponses },
+      },
+    },
+    async (request) => {
+      requirePlanFeature(request, 'snapshots', 'Zone snapshots');
+      const { tld } = request.query as { tld?: string };
+      const records = await app.ctx.zones.listSnapshots(tld === undefined ? undefined : trackedTld(tld));
+      const rows = records
+        .filter((record) => tracked().includes(record.tld))
+        .sort((a, b) => (a.date === b.date ? (a.tld < b.tld ? -1 : 1) : a.date < b.date ? 1 : -1))
+        .map((record) => ({
+          tld: record.tld,
+          date: record.date,
+          names: record.names,
+          bytes: record.bytes,
+          imported_at: new Date(record.imported_at).toISOString(),
+          download: `/v1/snapshots/${record.tld}/${record.date}`,
+        }));
+      return ok(request, rows, { total: rows.length });
+    },
+  );
+
+  app.get(
+    '/snapshots/:tld/:date',
+    {
+      schema: {
+        summary: 'Download one daily zone snapshot (Enterprise)',
+        description: 'The sorted, de-duplicated names delegated in the zone that day, one per line, streamed.',
+        tags: ['snapshots'],
+        params: Type.Object({ tld: Type.String(), date: Type.String() }),
+        response: {
+          200: { description: 'text/plain, one name per line', type: 'string' },
+          404: Type.Ref('ErrorEnvelope'),
+          ...keyedErrorResponses,
+        },
+      },
+    },
+    async (request, reply) => {
+      requirePlanFeature(request, 'snapshots', 'Zone snapshots');
+      const params = request.params as { tld: string; date: string };
+      const tld = trackedTld(params.tld);
+      const date = assertSnapshotDate(params.date);
+      if (!(await app.ctx.snapshots.has(tld, date))) {
+        throw new AppError(404, 'snapshot_not_found', `No snapshot of .${tld} for ${date}.`);
+      }
+      reply
+        .type('text/plain; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${tld}-${date}.txt"`);
+      return reply.send(Readable.from(app.ctx.snapshots.readChunks(tld, date)));
+    },
+  );
+}
