@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { redactUrl } from '@repo/server-kit';
 import { databaseTargets } from '@repo/server-kit/testing';
 import { createTestApp } from './helpers.ts';
 
 for (const target of databaseTargets()) {
   describe(`platform smoke (${target.name})`, { skip: target.skip }, () => {
-    it('trades a key for a token and answers user.getUser', async () => {
+    it('trades a key for a token and answers user.getUser, health and readiness', async () => {
       const t = await createTestApp({ target });
       try {
         const alice = await t.user('alice', { countryIso: 'fr', gender: 'female' });
@@ -14,11 +15,49 @@ for (const target of databaseTargets()) {
         assert.equal(status, 200, JSON.stringify(body));
         assert.deepEqual(body.api, { total: 1, pages: 1, current_page: 1 });
         assert.equal(body.output.user_id, alice.id);
-        assert.equal(body.output.email, alice.email);
-        assert.equal(body.output.country_iso, 'FR');
+        assert.equal((await t.app.inject('/healthz')).statusCode, 200);
+        assert.equal((await t.app.inject('/readyz')).json().checks.database, 'ok');
+        const icon = await t.app.inject('/icons/notification.png');
+        assert.equal(icon.headers['content-type'], 'image/png');
       } finally {
         await t.close();
       }
     });
   });
 }
+
+describe('platform documentation and hygiene', () => {
+  it('serves an OpenAPI document of token.php and api.php with every method and error code', async () => {
+    const t = await createTestApp({ target: databaseTargets()[0]! });
+    try {
+      const response = await t.app.inject('/openapi.json');
+      assert.equal(response.statusCode, 200);
+      const document = response.json();
+      assert.ok(document.paths['/token.php'].get);
+      const api = document.paths['/api.php'].get;
+      const method = api.parameters.find((parameter: { name: string }) => parameter.name === 'method');
+      assert.deepEqual(method.schema.enum, [
+        'friend.getFriends',
+        'friend.isFriend',
+        'mail.getNewCount',
+        'notification.get',
+        'notification.getNewCount',
+        'photo.addPhoto',
+        'photo.getPhotos',
+        'user.getUser',
+      ]);
+      for (const code of ['invalid_token', 'permission_denied', 'rate_limited', 'unsupported_image_type']) {
+        assert.ok(api.description.includes(code), code);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('keeps keys and tokens out of logged URLs', () => {
+    const logged = redactUrl('/api.php?token=spt_secret&method=user.getUser');
+    assert.ok(!logged.includes('spt_secret'));
+    assert.ok(!redactUrl('/token.php?key=spk_secret').includes('spk_secret'));
+  });
+
+});
