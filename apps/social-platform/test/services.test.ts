@@ -126,9 +126,9 @@ for (const target of databaseTargets()) {
       const real = new LocalDiskStorage(t.ctx.mediaDir, t.config.PUBLIC_URL);
       let puts = 0;
       const flaky = {
-        put: async (key: string, data: Buffer, type: string) => {
+        put: async (key: string, data: Buffer) => {
           if (++puts === 5) throw new Error('disk full');
-          await real.put(key, data, type);
+          await real.put(key, data);
         },
         delete: (key: string) => real.delete(key),
         url: (key: string) => real.url(key),
