@@ -1,6 +1,8 @@
-import { AppError, type Clock, nextUtcMidnight, utcDate } from '@repo/server-kit';
+import { AppError, type Clock, nextUtcMidnight, startOfUtcDay, utcDate } from '@repo/server-kit';
 import type { Caller } from '../http/route-config.ts';
-import type { QuotaStore } from './quota-store.ts';
+import { type DailyUsage, HISTORY_DAYS, type QuotaStore } from './quota-store.ts';
+
+const DAY_MS = 86_400_000;
 
 export interface QuotaStatus {
   allowed: boolean;
@@ -37,6 +39,16 @@ export class QuotaService {
     const used = await this.store.used(caller.accountId, utcDate(now));
     const remaining = limit === null ? null : Math.max(0, limit - used);
     return { allowed: remaining !== 0, limit, used, remaining, resetsAt: nextUtcMidnight(now) };
+  }
+
+  /** Calls counted on each of the last `days` UTC days, today last, days without calls as 0. */
+  async history(accountId: string, days: number): Promise<DailyUsage[]> {
+    const count = Math.min(Math.max(1, Math.floor(days)), HISTORY_DAYS);
+    const today = startOfUtcDay(this.clock.now());
+    const wanted = Array.from({ length: count }, (_, i) => utcDate(today - (count - 1 - i) * DAY_MS));
+    const stored = await this.store.history(accountId, wanted[0]!, wanted[count - 1]!);
+    const used = new Map(stored.map((entry) => [entry.day, entry.used]));
+    return wanted.map((day) => ({ day, used: used.get(day) ?? 0 }));
   }
 
   /** Returns the unit of a call that failed on our side. `day` is the day it was taken on. */

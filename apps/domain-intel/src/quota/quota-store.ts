@@ -13,6 +13,19 @@ export interface QuotaStore {
   refund(accountId: string, day: string): Promise<void>;
   /** Units used on `day`. */
   used(accountId: string, day: string): Promise<number>;
+  /**
+   * Units used per day from `fromDay` to `toDay` (inclusive, YYYY-MM-DD), oldest first; days
+   * without use may be left out. Kept at least HISTORY_DAYS back.
+   */
+  history(accountId: string, fromDay: string, toDay: string): Promise<DailyUsage[]>;
+}
+
+/** How many days of usage every store keeps for the account dashboard. */
+export const HISTORY_DAYS = 35;
+
+export interface DailyUsage {
+  day: string;
+  used: number;
 }
 
 export interface QuotaDecision {

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import type { QuotaDecision, QuotaStore } from './quota-store.ts';
+import type { DailyUsage, QuotaDecision, QuotaStore } from './quota-store.ts';
 
 /**
  * One statement per call: insert the day's row or increment it only while under the limit.
@@ -42,5 +42,17 @@ export class SqlQuotaStore implements QuotaStore {
       .where('day', '=', day)
       .executeTakeFirst();
     return row?.used ?? 0;
+  }
+
+  // The daily rows are the history: nothing is deleted, so any range can be read.
+  async history(accountId: string, fromDay: string, toDay: string): Promise<DailyUsage[]> {
+    return this.db
+      .selectFrom('quota_usage')
+      .select(['day', 'used'])
+      .where('account_id', '=', accountId)
+      .where('day', '>=', fromDay)
+      .where('day', '<=', toDay)
+      .orderBy('day', 'asc')
+      .execute();
   }
 }
