@@ -144,3 +144,30 @@ for (const target of databaseTargets()) {
     });
   });
 }
+
+describe('GET /v1/suggest when RDAP is slower than the time budget', () => {
+  it('answers in time with only what was confirmed (nothing) and says the deadline cut it short', async () => {
+    const sim = await startUpstreamSim();
+    for (const server of ['verisign', 'pir', 'identity-digital', 'centralnic', 'zdns'] as const) {
+      sim.rdap.setFaults(server, { latencyMs: 1_500 });
+    }
+    const [sqlite] = databaseTargets();
+    const t = await createTestApp({
+      target: sqlite!,
+      env: simRdapEnv(sim, { RDAP_REQUEST_TIMEOUT_MS: '3000', SUGGEST_DEADLINE_MS: '200', SUGGEST_POPULAR_TLDS: '' }),
+    });
+    try {
+      const response = await t.app.inject({
+        url: '/v1/suggest?keyword=coffee',
+        headers: bearer(await t.keyFor('free')),
+      });
+      assert.equal(response.statusCode, 200, response.body);
+      const body = response.json() as SuggestBody;
+      assert.deepEqual(body.data, []);
+      assert.equal(body.meta.deadline_reached, true);
+    } finally {
+      await t.close();
+      await sim.close();
+    }
+  });
+});

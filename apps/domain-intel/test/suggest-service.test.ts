@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { tempDir } from '@repo/server-kit/testing';
+import fc from 'fast-check';
 import type { AvailabilityVerdict } from '../src/suggest/confirmation.ts';
 import { type AvailabilityChecker, SuggestionService } from '../src/suggest/suggestion-service.ts';
 import { ZoneIndex } from '../src/zone-index/zone-index.ts';
@@ -110,13 +111,50 @@ describe('SuggestionService', () => {
             // Never answers: an upstream hanging past the deadline.
           }),
     );
-    const service = new SuggestionService(availability, zone, { ...settings, deadlineMs: 50 });
+    // Long enough for screening and the immediate answers even on a loaded machine; the hung checks wait it out.
+    const service = new SuggestionService(availability, zone, { ...settings, deadlineMs: 1_000 });
     const run = await service.suggest({ keyword: 'coffee' });
     assert.deepEqual(
       run.suggestions.map((s) => s.domain),
       ['coffee.org', 'coffee.io'],
     );
     assert.equal(run.stats.deadline_reached, true);
+  });
+
+  it('returns only names the engine confirmed, none in the zone, best first, whatever the answers (property)', async () => {
+    const verdicts = fc.constantFrom<Partial<AvailabilityVerdict> | 'throws'>(
+      {},
+      { available: false, status: 'registered' },
+      { available: false, status: 'reserved', source: 'rules' },
+      { available: null, status: 'unknown', reason: 'rate_limited' },
+      'throws',
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('coffee', 'tea', 'coffee shop', 'café'),
+        fc.func(verdicts),
+        async (keyword, answerFor) => {
+          const answers = new Map<string, Partial<AvailabilityVerdict> | 'throws'>();
+          const availability = new ScriptedAvailability((domain) => {
+            const answer = answerFor(domain);
+            answers.set(domain, answer);
+            return answer === 'throws' ? Promise.reject(new Error('upstream fault')) : answer;
+          });
+          const run = await new SuggestionService(availability, zone, settings).suggest({ keyword });
+          assert.ok(run.suggestions.length <= 20);
+          for (const suggestion of run.suggestions) {
+            assert.deepEqual(answers.get(suggestion.domain), {}, `${suggestion.domain} was not confirmed available`);
+            assert.notEqual(await zone.isInZone(suggestion.domain), true, `${suggestion.domain} is in the zone`);
+          }
+          const scores = run.suggestions.map((s) => s.score);
+          assert.deepEqual(
+            scores,
+            [...scores].sort((a, b) => b - a),
+          );
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 
   it('multi-word and IDN keywords: the screened joined form is skipped, the rest ranked', async () => {

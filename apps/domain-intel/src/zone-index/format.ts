@@ -23,6 +23,8 @@ export const FILE_EXTENSION = '.zidx';
 export const DEFAULT_BLOCK_SIZE = 4096;
 export const MAX_KEY_BYTES = 64;
 export const ENTRY_HEADER_BYTES = 2;
+/** A second-level label as it can appear in a zone: ASCII letters, digits, hyphens. */
+export const ZONE_LABEL = /^[a-z0-9-]{1,63}$/;
 
 export interface IndexMetadata {
   version: number;

@@ -5,8 +5,8 @@ import {
   type IndexMetadata,
   keyOf,
   MAGIC,
-  MAX_KEY_BYTES,
   TRAILER_BYTES,
+  ZONE_LABEL,
   ZoneIndexFormatError,
 } from './format.ts';
 
@@ -81,8 +81,9 @@ export class IndexFile {
 
   /** Whether `label` (ASCII, no dot, e.g. `example`) is in this TLD's snapshot. Exact. */
   async has(label: string): Promise<boolean> {
+    // Anything else cannot be in a zone, and would not survive the one-byte-per-character key encoding.
+    if (!ZONE_LABEL.test(label) || this.metadata.blocks === 0) return false;
     const key = keyOf(label);
-    if (key.length > MAX_KEY_BYTES || this.metadata.blocks === 0) return false;
     const block = this.#blockFor(key);
     if (block === true) return true;
     if (block < 0) return false;

@@ -7,6 +7,7 @@ import {
   MAGIC,
   MAX_KEY_BYTES,
   TRAILER_BYTES,
+  ZONE_LABEL,
   ZoneIndexFormatError,
 } from './format.ts';
 
@@ -16,8 +17,6 @@ export interface WriteIndexOptions {
   blockSize?: number;
 }
 
-/** A second-level label as it can appear in a zone: ASCII letters, digits, hyphens. */
-const ZONE_LABEL = /^[a-z0-9-]{1,63}$/;
 const OUTPUT_CHUNK_BYTES = 1 << 20;
 
 /**

@@ -76,7 +76,8 @@ export class ZoneIndex implements ZonePresence {
     return [...this.#files.keys()];
   }
 
-  async isInZone(domain: string): Promise<boolean | null> {
+  async isInZone(name: string): Promise<boolean | null> {
+    const domain = name.toLowerCase();
     const dot = domain.lastIndexOf('.');
     if (dot <= 0) return null;
     const label = domain.slice(0, dot);
