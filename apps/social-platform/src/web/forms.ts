@@ -8,11 +8,12 @@ export function fieldErrors(error: z.ZodError): FieldErrors {
   const errors: FieldErrors = {};
   for (const issue of error.issues) {
     const field = String(issue.path[0] ?? '_form');
-    errors[field] ??= sentenceCase(issue.message);
+    errors[field] ??= sentenceCase(issue.message.startsWith('is ') ? `This ${issue.message}` : issue.message);
   }
   return errors;
 }
 
+/** "is required" → "This is required."; "must be …" → "Must be ….": messages shown under their field. */
 const sentenceCase = (message: string) =>
   message.charAt(0).toUpperCase() + message.slice(1) + (/[.!?]$/.test(message) ? '' : '.');
 
