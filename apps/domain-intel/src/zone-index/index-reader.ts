@@ -79,6 +79,11 @@ export class IndexFile {
     }
   }
 
+  /** Bytes this file keeps in memory (the block directory); cached blocks are counted by the cache. */
+  get residentBytes(): number {
+    return this.#firstKeys.length + this.#keyStarts.byteLength + this.#blockOffsets.byteLength;
+  }
+
   /** Whether `label` (ASCII, no dot, e.g. `example`) is in this TLD's snapshot. Exact. */
   async has(label: string): Promise<boolean> {
     // Anything else cannot be in a zone, and would not survive the one-byte-per-character key encoding.
