@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { domainToASCII, domainToUnicode } from 'node:url';
 import { AppError } from '@repo/server-kit';
+import { LRUCache } from 'lru-cache';
 import { parse } from 'tldts';
 
 /** A registrable domain name in the one form every part of the service uses. */
@@ -53,6 +54,31 @@ const failure = (input: string, code: DomainErrorCode, message: string): DomainP
  */
 export function parseDomain(raw: unknown): DomainParseResult {
   if (typeof raw !== 'string') return failure(String(raw), 'invalid_domain', 'The domain name must be a string.');
+  if (raw.length > MAX_INPUT_LENGTH) {
+    return failure(
+      raw.slice(0, 64),
+      'domain_too_long',
+      `The domain name is longer than ${MAX_NAME_LENGTH} characters.`,
+    );
+  }
+  let result = recentResults.get(raw);
+  if (!result) {
+    result = parseUncached(raw);
+    // Shared between callers from now on, so nobody may change it.
+    Object.freeze(result.ok ? result.domain : result.error);
+    Object.freeze(result);
+    recentResults.set(raw, result);
+  }
+  return result;
+}
+
+// Parsing (IDNA mapping, public-suffix lookup) is pure and a hot path: a name is parsed by
+// the route, then by the availability service, and popular names recur across calls.
+const recentResults = new LRUCache<string, DomainParseResult>({ max: 10_000 });
+// Longer inputs cannot become a valid name (even IDN input shrinks to at most 253 + dots/spaces).
+const MAX_INPUT_LENGTH = 1_024;
+
+function parseUncached(raw: string): DomainParseResult {
   const input = raw.trim();
   let candidate = input.toLowerCase();
   if (candidate.endsWith('.')) candidate = candidate.slice(0, -1);

@@ -1,0 +1,59 @@
+/**
+ * Cached availability: throughput of /v1/check for a name whose answer is cached (key
+ * lookup, quota, cache read, envelope) against the bare Fastify hello-world, in one run,
+ * with the cache in memory and (when REDIS_URL is set) in Redis. Target: ratio >= 0.4.
+ */
+import { tempDir } from '@repo/server-kit/testing';
+import { startUpstreamSim } from '@repo/upstream-sim';
+import { buildApp } from 'domain-intel/src/app.ts';
+import { loadDomainIntelConfig } from 'domain-intel/src/config.ts';
+import { compareLoad, report, startHelloWorld } from './lib/harness.ts';
+
+async function measureMode(mode: 'memory' | 'redis') {
+  const sim = await startUpstreamSim();
+  sim.world.register('cached-name.com');
+  const temp = tempDir('bench-check-cached');
+  const app = await buildApp(
+    loadDomainIntelConfig({
+      DATA_DIR: temp.dir,
+      LOG_LEVEL: 'silent',
+      RDAP_BOOTSTRAP_URL: `${sim.url}/rdap/bootstrap/dns.json`,
+      RDAP_ALLOW_INSECURE: '1',
+      ...(mode === 'redis' ? { REDIS_URL: process.env.REDIS_URL, REDIS_KEY_PREFIX: `bench:${Date.now()}:` } : {}),
+    }),
+    { logger: false },
+  );
+  const { key } = await app.ctx.accounts.signUp({ email: `bench-cached-${mode}@example.com`, plan: 'enterprise' });
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  const hello = await startHelloWorld();
+  const checkUrl = `${url}/v1/check?domain=cached-name.com`;
+  const headers = { authorization: `Bearer ${key.key}` };
+  try {
+    const warm = (await (await fetch(checkUrl, { headers })).json()) as { data: { status: string }[] };
+    if (warm.data[0]?.status !== 'registered') throw new Error(`warm-up answered ${JSON.stringify(warm)}`);
+    const before = sim.rdap.requestCount('verisign');
+    const { ratio, baseline, candidate } = await compareLoad({ url: hello.url }, { url: checkUrl, headers });
+    if (sim.rdap.requestCount('verisign') !== before)
+      throw new Error('the measured calls were not served from the cache');
+    report({
+      name: `check-cached-${mode}`,
+      ratio,
+      target: '>= 0.4',
+      details: {
+        check_rps: candidate.requestsPerSecond,
+        hello_rps: baseline.requestsPerSecond,
+        check_p95_ms: candidate.p95Ms,
+        hello_p95_ms: baseline.p95Ms,
+      },
+    });
+  } finally {
+    await hello.close();
+    await app.close();
+    await sim.close();
+    temp.remove();
+  }
+}
+
+await measureMode('memory');
+if (process.env.REDIS_URL) await measureMode('redis');
+else console.log('REDIS_URL is not set: the Redis cache variant is skipped.');
