@@ -68,6 +68,31 @@ describe('external sort', () => {
     }
   });
 
+  it('sorts any byte, not only host-name characters, in byte order', async () => {
+    const temp = tempDir('zones-sort');
+    try {
+      const latin1 = fc.string({
+        unit: fc.integer({ min: 11, max: 255 }).map((code) => String.fromCharCode(code)),
+        maxLength: 8,
+      });
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(latin1, { maxLength: 200 }),
+          fc.integer({ min: 1, max: 50 }),
+          async (input, chunkNames) => {
+            const byLatin1 = (a: string, b: string) =>
+              Buffer.compare(Buffer.from(a, 'latin1'), Buffer.from(b, 'latin1'));
+            const sorted = await collect(sortUnique(arrayOf(input), { tempDir: temp.dir, chunkNames }));
+            assert.deepEqual(sorted, [...new Set(input.filter((name) => name.length > 0))].sort(byLatin1));
+          },
+        ),
+        { numRuns: 60 },
+      );
+    } finally {
+      temp.remove();
+    }
+  });
+
   it('puts "-" before "." as byte order does (a-b.com < a.com)', async () => {
     const temp = tempDir('zones-sort');
     try {

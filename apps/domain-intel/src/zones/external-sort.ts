@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip, constants as zlibConstants } from 'node:zlib';
 import { openDecompressed, splitLines } from './byte-source.ts';
+import { SortChunk } from './sort-chunk.ts';
 
 export interface ExternalSortOptions {
   /** Where sorted runs are spilled; a private sub-directory is created and removed. */
@@ -17,8 +18,8 @@ export interface ExternalSortOptions {
 /**
  * Sorts names in byte order (as `LC_ALL=C sort -u`) and drops duplicates, in bounded memory:
  * chunks of `chunkNames` are sorted in memory and spilled to gzip runs, then k-way merged.
- * Yields batches of names in order. Input strings must be ASCII or latin1-decoded bytes, for which
- * JavaScript's code-unit order is byte order.
+ * Yields batches of names in order. Names are latin1 strings (one byte per character) without
+ * newlines; empty names are dropped.
  */
 export async function* sortUnique(
   names: AsyncIterable<string>,
@@ -27,22 +28,21 @@ export async function* sortUnique(
   const runDir = path.join(options.tempDir, `sort-${randomBytes(6).toString('hex')}`);
   const runs: string[] = [];
   try {
-    let chunk: string[] = [];
+    const chunk = new SortChunk(options.chunkNames);
     for await (const name of names) {
-      chunk.push(name);
-      if (chunk.length >= options.chunkNames) {
+      if (name.length === 0) continue; // a run file cannot tell an empty name from a blank line
+      chunk.add(name);
+      if (chunk.full) {
         if (runs.length === 0) await mkdir(runDir, { recursive: true });
-        runs.push(await spillRun(sortedDistinct(chunk), runDir, runs.length));
-        chunk = [];
+        runs.push(await spillRun(chunk.sortedDistinct(), runDir, runs.length));
       }
     }
     if (runs.length === 0) {
-      const sorted = sortedDistinct(chunk);
+      const sorted = chunk.sortedDistinct();
       for (let start = 0; start < sorted.length; start += BATCH) yield sorted.slice(start, start + BATCH);
       return;
     }
-    if (chunk.length > 0) runs.push(await spillRun(sortedDistinct(chunk), runDir, runs.length));
-    chunk = [];
+    if (chunk.length > 0) runs.push(await spillRun(chunk.sortedDistinct(), runDir, runs.length));
     yield* mergeRuns(runs);
   } finally {
     await rm(runDir, { recursive: true, force: true });
@@ -51,21 +51,11 @@ export async function* sortUnique(
 
 const BATCH = 8192;
 
-function sortedDistinct(names: string[]): string[] {
-  names.sort();
-  let kept = 0;
-  for (let i = 0; i < names.length; i++) {
-    if (kept === 0 || names[i] !== names[kept - 1]) names[kept++] = names[i]!;
-  }
-  names.length = kept;
-  return names;
-}
-
 async function spillRun(sorted: string[], dir: string, index: number): Promise<string> {
   const file = path.join(dir, `run-${String(index).padStart(5, '0')}.gz`);
   function* batches() {
     for (let start = 0; start < sorted.length; start += BATCH) {
-      yield `${sorted.slice(start, start + BATCH).join('\n')}\n`;
+      yield Buffer.from(`${sorted.slice(start, start + BATCH).join('\n')}\n`, 'latin1');
     }
   }
   // Level 1: runs are read once, soon; the point is to cut temp disk use ~4× at little CPU cost.

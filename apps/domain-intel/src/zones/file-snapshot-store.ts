@@ -93,7 +93,7 @@ export class FileSnapshotStore implements WritableSnapshotStore {
           previous = name;
         }
         names += batch.length;
-        if (batch.length > 0) yield `${batch.join('\n')}\n`;
+        if (batch.length > 0) yield Buffer.from(`${batch.join('\n')}\n`, 'latin1');
       }
     }
     try {
