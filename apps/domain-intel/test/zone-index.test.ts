@@ -8,6 +8,7 @@ import { BlockCache } from '../src/zone-index/block-cache.ts';
 import { IndexFile } from '../src/zone-index/index-reader.ts';
 import { writeIndexFile } from '../src/zone-index/index-writer.ts';
 import { ZoneIndex } from '../src/zone-index/zone-index.ts';
+import type { SnapshotStore } from '../src/zones/snapshot-store.ts';
 import { ArraySnapshots, snapshotOrder } from './zone-index-helpers.ts';
 
 async function buildFile(names: string[], tld = 'com', blockSize = 256) {
@@ -203,6 +204,35 @@ describe('ZoneIndex', () => {
       assert.equal(await index.isInZone('coffee.com'), true);
     } finally {
       await index.close();
+      temp.remove();
+    }
+  });
+
+  it('close() stops a build in progress instead of waiting for it, and leaves no temporary file', async () => {
+    const temp = tempDir('zidx');
+    let started!: () => void;
+    const buildStarted = new Promise<void>((resolve) => (started = resolve));
+    const endless: SnapshotStore = {
+      dates: async () => ['2026-03-10'],
+      latestDate: async () => '2026-03-10',
+      async *read() {
+        for (let i = 0; ; i++) {
+          if (i === 100) started();
+          yield `n${String(i).padStart(12, '0')}.com`;
+        }
+      },
+    };
+    const index = await ZoneIndex.open({ directory: temp.dir, tlds: ['com'], snapshots: endless, cacheBytes: 1 << 20 });
+    try {
+      const failure = index.refresh().then(
+        () => null,
+        (error: Error) => error,
+      );
+      await buildStarted;
+      await index.close();
+      assert.match(String((await failure)?.message), /com: .*abort/i);
+      assert.deepEqual(readdirSync(temp.dir), []);
+    } finally {
       temp.remove();
     }
   });

@@ -15,9 +15,13 @@ export interface WriteIndexOptions {
   tld: string;
   date: string;
   blockSize?: number;
+  /** Stops the build (the partial file is the caller's to remove). */
+  signal?: AbortSignal;
 }
 
 const OUTPUT_CHUNK_BYTES = 1 << 20;
+/** How often (in names) a build looks at its abort signal. */
+const ABORT_CHECK_INTERVAL = 65_536;
 
 /**
  * Streams the sorted names of one snapshot (`example.com`, byte order, as the snapshot store
@@ -52,7 +56,10 @@ export async function writeIndexFile(
       blockUsed = 0;
     };
 
+    options.signal?.throwIfAborted();
+    let seen = 0;
     for await (const name of names) {
+      if (++seen % ABORT_CHECK_INTERVAL === 0) options.signal?.throwIfAborted();
       const label = name.endsWith(suffix) ? name.slice(0, -suffix.length) : '';
       if (!ZONE_LABEL.test(label)) {
         skipped++;

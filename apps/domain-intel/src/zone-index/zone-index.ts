@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { ZonePresence } from '../availability/zone-presence.ts';
 import type { SnapshotStore } from '../zones/snapshot-store.ts';
 import { BlockCache } from './block-cache.ts';
-import { FILE_EXTENSION, indexFileName, parseIndexFileName } from './format.ts';
+import { FILE_EXTENSION, indexFileName, parseIndexFileName, ZoneIndexFormatError } from './format.ts';
 import { IndexFile } from './index-reader.ts';
 import { writeIndexFile } from './index-writer.ts';
 
@@ -53,7 +53,8 @@ export class ZoneIndex implements ZonePresence {
   readonly #cache: BlockCache;
   readonly #files = new Map<string, IndexFile>();
   #refreshChain: Promise<unknown> = Promise.resolve();
-  #closed = false;
+  /** Aborts a build in progress on close, so shutting down never waits for a `.com`-sized build. */
+  readonly #shutdown = new AbortController();
 
   private constructor(options: ZoneIndexOptions) {
     for (const tld of options.tlds) {
@@ -121,7 +122,7 @@ export class ZoneIndex implements ZonePresence {
   }
 
   async close(): Promise<void> {
-    this.#closed = true;
+    this.#shutdown.abort();
     await this.#refreshChain;
     const files = [...this.#files.values()];
     this.#files.clear();
@@ -131,7 +132,7 @@ export class ZoneIndex implements ZonePresence {
   async #refreshAll(): Promise<RefreshOutcome[]> {
     const outcomes: RefreshOutcome[] = [];
     for (const tld of this.#options.tlds) {
-      if (this.#closed) break;
+      if (this.#shutdown.signal.aborted) break;
       outcomes.push(await this.#refreshTld(tld));
     }
     const failures = outcomes.filter((outcome) => outcome.status === 'failed');
@@ -155,15 +156,23 @@ export class ZoneIndex implements ZonePresence {
       if (date === null) return served('no_snapshot');
       if (current?.metadata.date === date) return served('current');
       const finalPath = path.join(this.#options.directory, indexFileName(tld, date));
-      // Another instance sharing DATA_DIR may have built this one already; a damaged leftover is rebuilt.
-      const existing = await IndexFile.open(finalPath, this.#cache).catch(async () => {
-        await rm(finalPath, { force: true });
-        return null;
-      });
+      const existing = await this.#openBuilt(finalPath);
       await this.#install(tld, existing ?? (await this.#build(tld, date, finalPath)));
       return served('built');
     } catch (error) {
       return served('failed', error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  /** An index another instance sharing the directory already built; a damaged leftover is removed and rebuilt. */
+  async #openBuilt(file: string): Promise<IndexFile | null> {
+    try {
+      return await IndexFile.open(file, this.#cache);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      if (!(error instanceof ZoneIndexFormatError)) throw error;
+      await rm(file, { force: true });
+      return null;
     }
   }
 
@@ -175,6 +184,7 @@ export class ZoneIndex implements ZonePresence {
         tld,
         date,
         blockSize: this.#options.blockSize,
+        signal: this.#shutdown.signal,
       });
       await rename(temporary, finalPath);
     } catch (error) {
