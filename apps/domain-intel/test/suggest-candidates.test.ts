@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { generateCandidates, pluralOf } from '../src/suggest/candidates.ts';
 import { parseKeyword } from '../src/suggest/keyword.ts';
 import { scoreCandidate } from '../src/suggest/ranking.ts';
@@ -142,6 +143,23 @@ describe('candidates and ranking', () => {
       (c) => c.kind === 'hyphenated' && c.tld === 'net',
     )!;
     assert.equal(scoreCandidate(hyphenated, 0), 44 - 2 - 8 + 18);
+  });
+
+  it('at equal demand, the exact keyword in the first five TLDs outranks every variation (property)', () => {
+    const tlds = ['com', 'net', 'org', 'info', 'biz', 'xyz'];
+    fc.assert(
+      fc.property(fc.array(fc.stringMatching(/^[a-z]{1,12}$/), { minLength: 1, maxLength: 3 }), (words) => {
+        const candidates = generateCandidates(parseKeyword(words.join(' ')), tlds);
+        const exactScores = candidates
+          .filter((c) => (c.kind === 'exact' || c.kind === 'tld_swap') && c.tldRank < 5)
+          .map((c) => scoreCandidate(c, 0));
+        const variationScores = candidates
+          .filter((c) => ['plural', 'hyphenated', 'prefix', 'suffix'].includes(c.kind))
+          .map((c) => scoreCandidate(c, 0));
+        assert.ok(Math.min(...exactScores) > Math.max(...variationScores));
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('pluralises English words', () => {

@@ -10,8 +10,8 @@ import type { Candidate, CandidateKind } from './candidates.ts';
  *   + 3 per tracked TLD where the same label is already registered (at most 15): others paid
  *     for that label, a sign it is worth having
  *
- * The kind bases are spaced so that the exact keyword in any of the first ten TLDs outranks
- * a variation in the first TLD.
+ * The kind bases are spaced so that, at equal demand, the exact keyword in any of the first
+ * five TLDs outranks every plural, hyphenated, prefix and suffix form, even in the first TLD.
  */
 export const KIND_BASE: Record<CandidateKind, number> = {
   exact: 60,
