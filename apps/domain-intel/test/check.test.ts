@@ -62,6 +62,8 @@ for (const target of databaseTargets()) {
       assert.deepEqual(dying!.registry_status, ['pending delete']);
       const [reserved] = await rows('domain=premium.com');
       assert.deepEqual([reserved!.status, reserved!.available, reserved!.source], ['reserved', false, 'rules']);
+      const metrics = await t.app.inject('/metrics');
+      assert.match(metrics.body, /domain_intel_check_answers_total\{status="reserved",source="rules",reason=""\} 1/);
     });
 
     it('refuses malformed calls with a code', async () => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import Fastify from 'fastify';
 import type { RdapLookup } from '../src/rdap/types.ts';
 import { type EngineUnderTest, startEngine } from './rdap-helpers.ts';
 
@@ -156,6 +157,19 @@ describe('RDAP client resilience', () => {
       assert.equal((await t.engine.lookupDomain('up.org', { registryOnly: true })).kind, 'found');
     } finally {
       await t.close();
+    }
+  });
+
+  it('an HTML 404 page is not a registry 404: unknown, never not_found', async () => {
+    const misrouted = Fastify({ logger: false });
+    misrouted.get('/*', async (_request, reply) => reply.code(404).type('text/html').send('<h1>Not Found</h1>'));
+    const url = await misrouted.listen({ host: '127.0.0.1', port: 0 });
+    const t = await startEngine({ RDAP_BOOTSTRAP_OVERRIDES: JSON.stringify({ com: `${url}/rdap/` }) });
+    try {
+      assert.equal(reasonOf(await t.engine.lookupDomain('anything.com')), 'malformed_response');
+    } finally {
+      await t.close();
+      await misrouted.close();
     }
   });
 

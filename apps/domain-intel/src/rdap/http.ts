@@ -186,7 +186,14 @@ export class RdapHttp {
       return { status: 200, body: parseJsonObject(text, target.host) };
     }
     await body.dump();
-    if (statusCode === 404) return { status: 404 };
+    if (statusCode === 404) {
+      // A 404 is the one answer that makes a name "available", so an HTML error page (a
+      // misrouted base URL, a CDN in front) is not taken for the registry's RDAP answer.
+      if (/html/i.test(String(headers['content-type'] ?? ''))) {
+        throw new UpstreamFailure('malformed_response', `${target.host} answered 404 with a web page, not RDAP.`);
+      }
+      return { status: 404 };
+    }
     if (statusCode === 429) {
       return {
         status: 429,

@@ -1,6 +1,7 @@
 import { Type } from '@fastify/type-provider-typebox';
 import { AppError, badRequest } from '@repo/server-kit';
 import type { FastifyInstance } from 'fastify';
+import { Counter } from 'prom-client';
 import type { Plan } from '../../accounts/plans.ts';
 import { normalizeDomain, parseDomain } from '../../domain/normalize.ts';
 import { ok } from '../../http/envelope.ts';
@@ -93,6 +94,13 @@ function assertPlanAllows(plan: Plan, count: number): void {
 }
 
 export default async function checkRoute(app: FastifyInstance): Promise<void> {
+  // How often answers are unknown, and why, is what tells an operator a registry is in trouble.
+  const answers = new Counter({
+    name: `${app.metrics.prefix}check_answers_total`,
+    help: '/v1/check rows by status, source and reason',
+    labelNames: ['status', 'source', 'reason'],
+    registers: [app.metrics.registry],
+  });
   app.get(
     '/check',
     {
@@ -127,6 +135,7 @@ export default async function checkRoute(app: FastifyInstance): Promise<void> {
         assertPlanAllows(request.caller!.plan, names.length);
       }
       const results = await app.ctx.availability.check(names);
+      for (const row of results) answers.inc({ status: row.status, source: row.source, reason: row.reason ?? '' });
       return ok(request, results, { count: results.length });
     },
   );

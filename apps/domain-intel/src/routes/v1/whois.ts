@@ -1,6 +1,7 @@
 import { Type } from '@fastify/type-provider-typebox';
 import { AppError } from '@repo/server-kit';
 import type { FastifyInstance } from 'fastify';
+import { Counter } from 'prom-client';
 import { normalizeDomain } from '../../domain/normalize.ts';
 import { ok } from '../../http/envelope.ts';
 import { Envelope, keyedErrorResponses } from '../../http/schemas.ts';
@@ -71,6 +72,12 @@ function lookupError(name: string, lookup: Exclude<RdapLookup, { kind: 'found' }
 }
 
 export default async function whoisRoute(app: FastifyInstance): Promise<void> {
+  const lookups = new Counter({
+    name: `${app.metrics.prefix}whois_lookups_total`,
+    help: '/v1/whois RDAP lookups by outcome (found, not_found, or the unknown reason)',
+    labelNames: ['outcome'],
+    registers: [app.metrics.registry],
+  });
   app.get(
     '/whois/:name',
     {
@@ -94,6 +101,7 @@ export default async function whoisRoute(app: FastifyInstance): Promise<void> {
     async (request) => {
       const { name } = normalizeDomain((request.params as { name: string }).name);
       const lookup = await app.ctx.rdap.lookupDomain(name);
+      lookups.inc({ outcome: lookup.kind === 'unknown' ? lookup.reason : lookup.kind });
       if (lookup.kind !== 'found') throw lookupError(name, lookup);
       return ok(request, lookup.record);
     },
