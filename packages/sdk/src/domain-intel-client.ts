@@ -1,0 +1,196 @@
+import type {
+  Availability,
+  FeedPage,
+  FeedQuery,
+  FeedRecord,
+  Quota,
+  RateLimit,
+  Suggestion,
+  WhoisRecord,
+} from './domain-intel-types.ts';
+import { DomainIntelError } from './errors.ts';
+import { CHECK_MAX_DOMAINS, DOMAIN_INTEL_OPERATIONS, FEED_MAX_LIMIT, FEED_MAX_OFFSET } from './operations.ts';
+import { type CallOptions, type ClientOptions, Transport } from './transport.ts';
+
+export interface DomainIntelClientOptions extends ClientOptions {
+  /** `di_live_…`. Optional only for `sample()`, which needs no key. */
+  apiKey?: string;
+}
+
+interface Envelope<T> {
+  data: T;
+  meta: { request_id: string; total?: number; limit?: number; offset?: number };
+}
+
+type OperationName = keyof typeof DOMAIN_INTEL_OPERATIONS;
+
+/**
+ * Client of the Domain Intelligence API. Every method is one API call (one unit of quota)
+ * except `quota()` (free) and `sample()` (keyless), and `checkMany()` with more than 30 names,
+ * which makes one call per 30.
+ */
+export class DomainIntelClient {
+  readonly #transport: Transport;
+  readonly #apiKey: string | undefined;
+  /** The X-RateLimit-* headers of the last keyed answer (undefined before the first). */
+  rateLimit: RateLimit | undefined;
+
+  constructor(options: DomainIntelClientOptions) {
+    this.#apiKey = options.apiKey;
+    this.#transport = new Transport(options, readError);
+  }
+
+  /** Availability of one name. */
+  async check(domain: string, options?: CallOptions): Promise<Availability> {
+    const [result] = await this.#get<Availability[]>('check', { domain }, options);
+    if (!result) throw new Error('The service answered /v1/check without a result.');
+    return result;
+  }
+
+  /** Availability of several names, 30 per call, in the order given. */
+  async checkMany(domains: readonly string[], options?: CallOptions): Promise<Availability[]> {
+    const results: Availability[] = [];
+    for (let start = 0; start < domains.length; start += CHECK_MAX_DOMAINS) {
+      const batch = domains.slice(start, start + CHECK_MAX_DOMAINS);
+      results.push(...(await this.#get<Availability[]>('checkMany', { domains: batch.join(',') }, options)));
+    }
+    return results;
+  }
+
+  async whois(name: string, options?: CallOptions): Promise<WhoisRecord> {
+    return this.#get<WhoisRecord>('whois', {}, options, { name });
+  }
+
+  /** Up to 20 available names built from `keyword`, optionally in these TLDs only. */
+  async suggest(keyword: string, filter: { tld?: string | string[] } = {}, options?: CallOptions) {
+    return this.#get<Suggestion[]>('suggest', { keyword, tld: list(filter.tld) }, options);
+  }
+
+  /** One page of the dropped feed. */
+  async domains(query: FeedQuery = {}, options?: CallOptions): Promise<FeedPage> {
+    const { data, meta } = await this.#call<FeedRecord[]>('domains', feedParameters(query), options);
+    return {
+      records: data,
+      total: meta.total ?? data.length,
+      limit: meta.limit ?? data.length,
+      offset: meta.offset ?? 0,
+    };
+  }
+
+  /**
+   * Every page of the feed from `query.offset` (default 0), `query.limit` rows each (default
+   * 100), up to the feed's offset cap of 10 000: the last page starts at 10 000. Each page is
+   * one call. Beyond the cap, Enterprise accounts use the bulk export.
+   */
+  async *domainPages(query: FeedQuery = {}, options?: CallOptions): AsyncGenerator<FeedPage> {
+    const limit = query.limit ?? FEED_MAX_LIMIT;
+    for (let offset = query.offset ?? 0; offset <= FEED_MAX_OFFSET; offset += limit) {
+      const page = await this.domains({ ...query, limit, offset }, options);
+      yield page;
+      if (page.records.length < limit || offset + limit >= page.total) return;
+    }
+  }
+
+  /** The records of `domainPages`, one by one. */
+  async *iterateDomains(query: FeedQuery = {}, options?: CallOptions): AsyncGenerator<FeedRecord> {
+    for await (const page of this.domainPages(query, options)) yield* page.records;
+  }
+
+  /** Today's quota of the key's account. Does not count against it. */
+  async quota(options?: CallOptions): Promise<Quota> {
+    return this.#get<Quota>('quota', {}, options);
+  }
+
+  /** The public profile of one domain in the feed, or null; no key needed, limited per IP. */
+  async sample(domain: string, options?: CallOptions): Promise<FeedRecord | null> {
+    const [record] = await this.#get<FeedRecord[]>('sample', { domain }, options);
+    return record ?? null;
+  }
+
+  async #get<T>(
+    name: OperationName,
+    query: Record<string, string | undefined>,
+    options?: CallOptions,
+    pathParams: Record<string, string> = {},
+  ): Promise<T> {
+    return (await this.#call<T>(name, query, options, pathParams)).data;
+  }
+
+  async #call<T>(
+    name: OperationName,
+    query: Record<string, string | undefined>,
+    options?: CallOptions,
+    pathParams: Record<string, string> = {},
+  ): Promise<Envelope<T>> {
+    const operation = DOMAIN_INTEL_OPERATIONS[name];
+    const path = operation.path.replace(/\{(\w+)\}/g, (_, param: string) => encodeURIComponent(pathParams[param]!));
+    const { body } = await this.#transport.send(
+      {
+        method: operation.method,
+        path,
+        query,
+        headers: this.#apiKey ? { authorization: `Bearer ${this.#apiKey}` } : {},
+        // Error answers carry the headers too (a 429 says remaining 0).
+        onResponse: (response) => this.#noteRateLimit(response.headers),
+      },
+      options,
+    );
+    return body as Envelope<T>;
+  }
+
+  #noteRateLimit(headers: Headers): void {
+    const limit = headers.get('x-ratelimit-limit');
+    if (limit === null) return;
+    const count = (value: string | null) => (value === null || value === 'unlimited' ? null : Number(value));
+    const reset = headers.get('x-ratelimit-reset');
+    this.rateLimit = {
+      limit: count(limit),
+      remaining: count(headers.get('x-ratelimit-remaining')),
+      resetsAt: reset === null ? null : new Date(Number(reset) * 1000),
+    };
+  }
+}
+
+function list(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(',') : value;
+}
+
+const date = (value: string | Date | undefined) => (value instanceof Date ? value.toISOString() : value);
+const text = (value: number | undefined) => (value === undefined ? undefined : String(value));
+
+function feedParameters(query: FeedQuery): Record<string, string | undefined> {
+  return {
+    tld: list(query.tld),
+    min_years: text(query.minYears),
+    min_da: text(query.minDa),
+    min_tf: text(query.minTf),
+    dropped_after: date(query.droppedAfter),
+    dropped_before: date(query.droppedBefore),
+    status: query.status,
+    sort: query.sort,
+    limit: text(query.limit),
+    offset: text(query.offset),
+  };
+}
+
+/** `{"error": {"code", "message", "request_id", …}}` → DomainIntelError. */
+function readError(response: Response, body: unknown): DomainIntelError {
+  const error = (body as { error?: Record<string, unknown> } | undefined)?.error;
+  const retryAfter = response.headers.get('retry-after');
+  if (!error || typeof error.code !== 'string') {
+    return new DomainIntelError({
+      status: response.status,
+      code: response.status >= 500 ? 'internal_error' : 'unexpected_response',
+      message: `The service answered ${response.status} without an error body.`,
+    });
+  }
+  const { code, message, request_id, details } = error;
+  return new DomainIntelError({
+    status: response.status,
+    code,
+    message: typeof message === 'string' ? message : code,
+    requestId: typeof request_id === 'string' ? request_id : undefined,
+    details: details as Record<string, unknown> | undefined,
+    retryAfterSeconds: retryAfter && /^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined,
+  });
+}

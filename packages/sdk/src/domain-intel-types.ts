@@ -1,0 +1,119 @@
+/** Response records of the Domain Intelligence API (checked against /openapi.json by the tests). */
+
+export interface Availability {
+  domain: string;
+  /** true only when the registry said the name is free; null when unknown or invalid. */
+  available: boolean | null;
+  status: 'available' | 'registered' | 'reserved' | 'unknown' | 'invalid';
+  source: 'zone' | 'rdap' | 'cache' | 'rules';
+  checked_at: string;
+  reason?: string;
+  message?: string;
+  registry_status?: string[];
+}
+
+export interface WhoisRecord {
+  domain: string;
+  unicode_name: string | null;
+  registered: boolean;
+  registrar: {
+    name: string | null;
+    iana_id: string | null;
+    url: string | null;
+    abuse_email: string | null;
+    abuse_phone: string | null;
+  } | null;
+  created_at: string | null;
+  updated_at: string | null;
+  expires_at: string | null;
+  nameservers: string[];
+  status: string[];
+  dnssec: boolean | null;
+  registrant: {
+    name: string | null;
+    organization: string | null;
+    email: string | null;
+    country: string | null;
+    redacted: boolean;
+  } | null;
+  rdap_sources: string[];
+  missing: string[];
+  fetched_at: string;
+}
+
+export interface Suggestion {
+  domain: string;
+  unicode_domain: string;
+  tld: string;
+  available: true;
+  source: string;
+  score: number;
+  kind: 'exact' | 'tld_swap' | 'domain_hack' | 'plural' | 'hyphenated' | 'prefix' | 'suffix';
+  checked_at: string;
+}
+
+export interface FeedRecord {
+  domain: string;
+  tld: string;
+  status: string;
+  dropped_at: string | null;
+  first_archived: string | null;
+  age_years: number | null;
+  alt_tld_count: number | null;
+  alt_tlds: string[];
+  da: number | null;
+  tf: number | null;
+  length: number;
+  has_hyphen: boolean;
+  has_digit: boolean;
+  verified_at: string | null;
+}
+
+export interface Quota {
+  plan: string;
+  /** null: unlimited. */
+  limit: number | null;
+  used: number;
+  remaining: number | null;
+  resets_at: string;
+  period_end: string | null;
+  cancelled: boolean;
+}
+
+export type FeedStatus = 'dropped' | 'pending-delete' | 'redemption' | 'left-zone' | 'any';
+export type FeedSort = 'dropped_at' | 'age' | 'da' | 'tf' | 'alt_tld_count';
+
+/** The filters of /v1/domains. Dates are ISO strings (`2026-03-01`) or Date objects. */
+export interface FeedFilters {
+  tld?: string | string[];
+  minYears?: number;
+  minDa?: number;
+  minTf?: number;
+  droppedAfter?: string | Date;
+  droppedBefore?: string | Date;
+  /** Default `dropped`: drops verified by RDAP only. */
+  status?: FeedStatus;
+}
+
+export interface FeedQuery extends FeedFilters {
+  sort?: FeedSort;
+  /** 1-100 (the server's default is 50). */
+  limit?: number;
+  /** 0-10 000. */
+  offset?: number;
+}
+
+export interface FeedPage {
+  records: FeedRecord[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+/** The X-RateLimit-* headers of the last keyed answer. */
+export interface RateLimit {
+  /** null: unlimited (Enterprise). */
+  limit: number | null;
+  remaining: number | null;
+  resetsAt: Date | null;
+}

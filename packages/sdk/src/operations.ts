@@ -1,0 +1,70 @@
+/**
+ * Every HTTP operation the clients make, as data. The clients build their requests from
+ * these tables and the drift test compares them with each service's served /openapi.json,
+ * so a renamed path or parameter fails the tests instead of failing customers.
+ */
+
+export interface HttpOperation {
+  method: 'GET' | 'POST';
+  path: string;
+  /** Query parameters the client may send. */
+  query: readonly string[];
+}
+
+export const DOMAIN_INTEL_OPERATIONS = {
+  check: { method: 'GET', path: '/v1/check', query: ['domain'] },
+  checkMany: { method: 'GET', path: '/v1/check', query: ['domains'] },
+  whois: { method: 'GET', path: '/v1/whois/{name}', query: [] },
+  suggest: { method: 'GET', path: '/v1/suggest', query: ['keyword', 'tld'] },
+  domains: {
+    method: 'GET',
+    path: '/v1/domains',
+    query: [
+      'tld',
+      'min_years',
+      'min_da',
+      'min_tf',
+      'dropped_after',
+      'dropped_before',
+      'status',
+      'sort',
+      'limit',
+      'offset',
+    ],
+  },
+  quota: { method: 'GET', path: '/v1/quota', query: [] },
+  sample: { method: 'GET', path: '/v1/sample', query: ['domain'] },
+} as const satisfies Record<string, HttpOperation>;
+
+export const PLATFORM_ENDPOINTS = {
+  token: { method: 'GET', path: '/token.php', query: ['key'] },
+  api: { method: 'GET', path: '/api.php', query: ['token', 'method'] },
+} as const satisfies Record<string, HttpOperation>;
+
+export interface PlatformMethod {
+  http: 'GET' | 'POST';
+  params: readonly string[];
+  required: readonly string[];
+}
+
+/** The api.php methods, by `module.name`, with the parameters each accepts. */
+export const PLATFORM_METHODS = {
+  'friend.getFriends': { http: 'GET', params: ['user_id', 'page'], required: [] },
+  'friend.isFriend': { http: 'GET', params: ['user_id', 'friend_user_id'], required: ['friend_user_id'] },
+  'mail.getNewCount': { http: 'GET', params: ['user_id'], required: [] },
+  'notification.get': { http: 'GET', params: ['user_id', 'page'], required: [] },
+  'notification.getNewCount': { http: 'GET', params: ['user_id'], required: [] },
+  'photo.addPhoto': { http: 'POST', params: ['photo', 'photo_name', 'visibility'], required: ['photo'] },
+  'photo.getPhotos': { http: 'GET', params: ['user_id', 'page'], required: [] },
+  'user.getUser': { http: 'GET', params: ['user_id'], required: [] },
+} as const satisfies Record<string, PlatformMethod>;
+
+export type PlatformMethodName = keyof typeof PLATFORM_METHODS;
+
+/** Most rows of one /v1/domains page and the largest offset the feed accepts. */
+export const FEED_MAX_LIMIT = 100;
+export const FEED_MAX_OFFSET = 10_000;
+/** Most names in one /v1/check call. */
+export const CHECK_MAX_DOMAINS = 30;
+/** Items per page of the platform's list methods. */
+export const PLATFORM_PAGE_SIZE = 10;

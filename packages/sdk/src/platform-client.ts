@@ -1,0 +1,185 @@
+import { PlatformError } from './errors.ts';
+import { PLATFORM_ENDPOINTS, PLATFORM_METHODS, type PlatformMethodName } from './operations.ts';
+import { type PhotoSource, preparePhoto } from './photo-source.ts';
+import type {
+  PageSelector,
+  PhotoVisibility,
+  PlatformNotification,
+  PlatformPage,
+  PlatformPhoto,
+  PlatformUser,
+  UploadedPhoto,
+  UserSelector,
+} from './platform-types.ts';
+import { type CallOptions, type ClientOptions, Transport } from './transport.ts';
+
+export interface PlatformAppClientOptions extends ClientOptions {
+  /** The token from token.php (see `PlatformAppClient.fromKey`). */
+  token: string;
+}
+
+export interface AddPhotoOptions {
+  /** Base file name shown on the platform; default the file's own name. */
+  photoName?: string;
+  visibility?: PhotoVisibility;
+  /** MIME type of the upload; default the Blob's type or what the first bytes say. */
+  contentType?: string;
+  /** Largest upload read from a stream, bytes (default 20 MiB, the platform's limit). */
+  maxBytes?: number;
+}
+
+interface ApiEnvelope<T> {
+  api: { total: number; pages: number; current_page: number };
+  output: T;
+}
+
+/**
+ * Client of the platform's Application API for one user of one app: trades the one-time
+ * key from the canvas URL for a token, then calls api.php methods with it.
+ */
+export class PlatformAppClient {
+  readonly #transport: Transport;
+  readonly #token: string;
+
+  constructor(options: PlatformAppClientOptions) {
+    this.#token = options.token;
+    this.#transport = new Transport(options, readError);
+  }
+
+  /** Trades the one-time `key` (single use) for a token and returns a client holding it. */
+  static async fromKey(options: ClientOptions & { key: string }, call?: CallOptions): Promise<PlatformAppClient> {
+    const { key, ...clientOptions } = options;
+    const transport = new Transport(clientOptions, readError);
+    const { body } = await transport.send({ method: 'GET', path: PLATFORM_ENDPOINTS.token.path, query: { key } }, call);
+    const token = (body as { token?: unknown } | undefined)?.token;
+    if (typeof token !== 'string') throw new Error('token.php answered without a token.');
+    return new PlatformAppClient({ ...clientOptions, token });
+  }
+
+  get token(): string {
+    return this.#token;
+  }
+
+  getUser(selector: UserSelector = {}, options?: CallOptions): Promise<PlatformUser> {
+    return this.#single('user.getUser', { user_id: selector.userId }, options);
+  }
+
+  getFriends(selector: PageSelector = {}, options?: CallOptions): Promise<PlatformPage<PlatformUser>> {
+    return this.#page('friend.getFriends', selector, options);
+  }
+
+  iterateFriends(selector: UserSelector = {}, options?: CallOptions): AsyncGenerator<PlatformUser> {
+    return this.#iterate('friend.getFriends', selector, options);
+  }
+
+  async isFriend(friendUserId: number, selector: UserSelector = {}, options?: CallOptions): Promise<boolean> {
+    const output = await this.#single<{ is_friend: number }>(
+      'friend.isFriend',
+      { user_id: selector.userId, friend_user_id: friendUserId },
+      options,
+    );
+    return output.is_friend === 1;
+  }
+
+  getNewMailCount(selector: UserSelector = {}, options?: CallOptions): Promise<number> {
+    return this.#single('mail.getNewCount', { user_id: selector.userId }, options);
+  }
+
+  getNewNotificationCount(selector: UserSelector = {}, options?: CallOptions): Promise<number> {
+    return this.#single('notification.getNewCount', { user_id: selector.userId }, options);
+  }
+
+  getNotifications(selector: PageSelector = {}, options?: CallOptions): Promise<PlatformPage<PlatformNotification>> {
+    return this.#page('notification.get', selector, options);
+  }
+
+  iterateNotifications(selector: UserSelector = {}, options?: CallOptions): AsyncGenerator<PlatformNotification> {
+    return this.#iterate('notification.get', selector, options);
+  }
+
+  getPhotos(selector: PageSelector = {}, options?: CallOptions): Promise<PlatformPage<PlatformPhoto>> {
+    return this.#page('photo.getPhotos', selector, options);
+  }
+
+  iteratePhotos(selector: UserSelector = {}, options?: CallOptions): AsyncGenerator<PlatformPhoto> {
+    return this.#iterate('photo.getPhotos', selector, options);
+  }
+
+  /** Uploads a photo to the token's user's album: a file path (Node), Blob, bytes or stream. */
+  async addPhoto(source: PhotoSource, photo: AddPhotoOptions = {}, options?: CallOptions): Promise<UploadedPhoto> {
+    const { blob, fileName } = await preparePhoto(source, {
+      contentType: photo.contentType,
+      fileName: photo.photoName,
+      maxBytes: photo.maxBytes,
+    });
+    const form = new FormData();
+    if (photo.photoName !== undefined) form.append('photo_name', photo.photoName);
+    if (photo.visibility !== undefined) form.append('visibility', photo.visibility);
+    form.append('photo', blob, fileName);
+    const { body } = await this.#transport.send(
+      {
+        method: PLATFORM_METHODS['photo.addPhoto'].http,
+        path: PLATFORM_ENDPOINTS.api.path,
+        // In the query, so the platform refuses a bad token before reading the upload.
+        query: { token: this.#token, method: 'photo.addPhoto' },
+        body: () => form,
+      },
+      options,
+    );
+    return (body as ApiEnvelope<UploadedPhoto>).output;
+  }
+
+  async #call<T>(
+    method: PlatformMethodName,
+    params: Record<string, number | undefined>,
+    options?: CallOptions,
+  ): Promise<ApiEnvelope<T>> {
+    const { body } = await this.#transport.send(
+      {
+        method: 'GET',
+        path: PLATFORM_ENDPOINTS.api.path,
+        query: { token: this.#token, method, ...params },
+      },
+      options,
+    );
+    return body as ApiEnvelope<T>;
+  }
+
+  async #single<T>(method: PlatformMethodName, params: Record<string, number | undefined>, options?: CallOptions) {
+    return (await this.#call<T>(method, params, options)).output;
+  }
+
+  async #page<T>(method: PlatformMethodName, selector: PageSelector, options?: CallOptions): Promise<PlatformPage<T>> {
+    const { api, output } = await this.#call<T[]>(method, { user_id: selector.userId, page: selector.page }, options);
+    return { items: output, total: api.total, pages: api.pages, page: api.current_page };
+  }
+
+  async *#iterate<T>(method: PlatformMethodName, selector: UserSelector, options?: CallOptions): AsyncGenerator<T> {
+    for (let page = 1; ; page++) {
+      const result = await this.#page<T>(method, { ...selector, page }, options);
+      yield* result.items;
+      if (page >= result.pages || result.items.length === 0) return;
+    }
+  }
+}
+
+/** `{"api": {…}, "output": {"error": {"code", "message", …}}}` → PlatformError. */
+function readError(response: Response, body: unknown): PlatformError {
+  const error = (body as { output?: { error?: Record<string, unknown> } } | undefined)?.output?.error;
+  const retryAfter = response.headers.get('retry-after');
+  if (!error || typeof error.code !== 'string') {
+    return new PlatformError({
+      status: response.status,
+      code: response.status >= 500 ? 'internal_error' : 'unexpected_response',
+      message: `The platform answered ${response.status} without an error body.`,
+    });
+  }
+  const { code, message, ...details } = error;
+  return new PlatformError({
+    status: response.status,
+    code,
+    message: typeof message === 'string' ? message : code,
+    details,
+    retryAfterSeconds: retryAfter && /^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined,
+  });
+}

@@ -1,0 +1,218 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { databaseTargets } from '@repo/server-kit/testing';
+import type { Availability, FeedRecord, Quota, Suggestion, WhoisRecord } from '../src/domain-intel-types.ts';
+import { DOMAIN_INTEL_OPERATIONS, PLATFORM_ENDPOINTS, PLATFORM_METHODS } from '../src/operations.ts';
+import { type RunningDomainIntel, type RunningPlatform, startDomainIntel, startPlatform } from './servers.ts';
+
+interface OpenApiParameter {
+  in: string;
+  name: string;
+  required?: boolean;
+}
+interface OpenApiOperation {
+  parameters?: OpenApiParameter[];
+  description?: string;
+  responses: Record<string, { content?: Record<string, { schema: JsonSchema }> }>;
+}
+interface JsonSchema {
+  type?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  enum?: string[];
+}
+interface OpenApiDocument {
+  paths: Record<string, Record<string, OpenApiOperation>>;
+}
+
+const fetchDocument = async (baseUrl: string): Promise<OpenApiDocument> => {
+  const response = await fetch(`${baseUrl}/openapi.json`);
+  assert.equal(response.status, 200);
+  return (await response.json()) as OpenApiDocument;
+};
+
+function operationOf(document: OpenApiDocument, method: string, path: string): OpenApiOperation {
+  const operation = document.paths[path]?.[method.toLowerCase()];
+  assert.ok(operation, `${method} ${path} is not in the served OpenAPI document`);
+  return operation;
+}
+
+const names = (parameters: OpenApiParameter[] | undefined, location: string) =>
+  (parameters ?? [])
+    .filter((parameter) => parameter.in === location)
+    .map((parameter) => parameter.name)
+    .sort();
+
+/** The `data` schema of an operation's 200 answer (arrays give their item schema). */
+function dataSchema(operation: OpenApiOperation): JsonSchema {
+  const data = operation.responses['200']?.content?.['application/json']?.schema.properties?.data;
+  assert.ok(data, 'the 200 answer has a data schema');
+  return data.type === 'array' ? data.items! : data;
+}
+
+/**
+ * Every field of an SDK type, spelled out: TypeScript refuses a missing or extra key, so this
+ * list is the type, and the test compares it with the served schema.
+ */
+const FIELDS = {
+  availability: {
+    domain: 1,
+    available: 1,
+    status: 1,
+    source: 1,
+    checked_at: 1,
+    reason: 1,
+    message: 1,
+    registry_status: 1,
+  } satisfies Record<keyof Availability, 1>,
+  whois: {
+    domain: 1,
+    unicode_name: 1,
+    registered: 1,
+    registrar: 1,
+    created_at: 1,
+    updated_at: 1,
+    expires_at: 1,
+    nameservers: 1,
+    status: 1,
+    dnssec: 1,
+    registrant: 1,
+    rdap_sources: 1,
+    missing: 1,
+    fetched_at: 1,
+  } satisfies Record<keyof WhoisRecord, 1>,
+  suggestion: {
+    domain: 1,
+    unicode_domain: 1,
+    tld: 1,
+    available: 1,
+    source: 1,
+    score: 1,
+    kind: 1,
+    checked_at: 1,
+  } satisfies Record<keyof Suggestion, 1>,
+  feedRecord: {
+    domain: 1,
+    tld: 1,
+    status: 1,
+    dropped_at: 1,
+    first_archived: 1,
+    age_years: 1,
+    alt_tld_count: 1,
+    alt_tlds: 1,
+    da: 1,
+    tf: 1,
+    length: 1,
+    has_hyphen: 1,
+    has_digit: 1,
+    verified_at: 1,
+  } satisfies Record<keyof FeedRecord, 1>,
+  quota: {
+    plan: 1,
+    limit: 1,
+    used: 1,
+    remaining: 1,
+    resets_at: 1,
+    period_end: 1,
+    cancelled: 1,
+  } satisfies Record<keyof Quota, 1>,
+};
+
+describe('the SDK agrees with the served OpenAPI documents', () => {
+  const target = databaseTargets()[0]!;
+  let domainIntel: RunningDomainIntel;
+  let platform: RunningPlatform;
+  let domainIntelDoc: OpenApiDocument;
+  let platformDoc: OpenApiDocument;
+  before(async () => {
+    [domainIntel, platform] = await Promise.all([startDomainIntel(target), startPlatform(target)]);
+    [domainIntelDoc, platformDoc] = await Promise.all([
+      fetchDocument(domainIntel.baseUrl),
+      fetchDocument(platform.baseUrl),
+    ]);
+  });
+  after(async () => {
+    await domainIntel?.close();
+    await platform?.close();
+  });
+
+  it('Domain Intelligence: every method uses a served path, HTTP method, path and query parameters', () => {
+    const queryByPath = new Map<string, Set<string>>();
+    for (const [name, operation] of Object.entries(DOMAIN_INTEL_OPERATIONS)) {
+      const served = operationOf(domainIntelDoc, operation.method, operation.path);
+      const servedQuery = names(served.parameters, 'query');
+      for (const parameter of operation.query) {
+        assert.ok(servedQuery.includes(parameter), `${name}: query parameter ${parameter} is not served`);
+      }
+      const pathParameters = [...operation.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
+      assert.deepEqual(pathParameters, names(served.parameters, 'path'), `${name}: path parameters`);
+      const key = `${operation.method} ${operation.path}`;
+      queryByPath.set(key, new Set([...(queryByPath.get(key) ?? []), ...operation.query]));
+    }
+    // The other way round: a parameter the service adds must reach the SDK too.
+    for (const [key, sent] of queryByPath) {
+      const [method, path] = key.split(' ') as [string, string];
+      const served = names(operationOf(domainIntelDoc, method, path).parameters, 'query');
+      assert.deepEqual([...sent].sort(), served, `${key}: the SDK sends every served query parameter`);
+    }
+  });
+
+  it('Domain Intelligence: the SDK types have the fields of the served answers', () => {
+    const cases: Array<[keyof typeof FIELDS, string]> = [
+      ['availability', '/v1/check'],
+      ['whois', '/v1/whois/{name}'],
+      ['suggestion', '/v1/suggest'],
+      ['feedRecord', '/v1/domains'],
+      ['feedRecord', '/v1/sample'],
+      ['quota', '/v1/quota'],
+    ];
+    for (const [type, path] of cases) {
+      const schema = dataSchema(operationOf(domainIntelDoc, 'GET', path));
+      assert.deepEqual(
+        Object.keys(FIELDS[type]).sort(),
+        Object.keys(schema.properties ?? {}).sort(),
+        `${type} at ${path}`,
+      );
+    }
+  });
+
+  it('Platform: token.php and api.php are served with the parameters the SDK sends', () => {
+    for (const endpoint of Object.values(PLATFORM_ENDPOINTS)) {
+      const served = names(operationOf(platformDoc, endpoint.method, endpoint.path).parameters, 'query');
+      for (const parameter of endpoint.query) assert.ok(served.includes(parameter), `${endpoint.path}: ${parameter}`);
+    }
+  });
+
+  it('Platform: every api.php method, its HTTP method and its parameters match the served reference', () => {
+    const api = operationOf(platformDoc, 'GET', '/api.php');
+    const methodParameter = api.parameters?.find((parameter) => parameter.name === 'method') as
+      | (OpenApiParameter & { schema: JsonSchema })
+      | undefined;
+    assert.deepEqual([...(methodParameter?.schema.enum ?? [])].sort(), Object.keys(PLATFORM_METHODS).sort());
+    // The reference lists each method as a table row: | HTTP | `name` | parameters (bold: required) | …
+    const rows = new Map<string, { http: string; params: string[]; required: string[] }>();
+    for (const match of (api.description ?? '').matchAll(/^\| (GET|POST) \| `([\w.]+)` \| ([^|]*) \|/gm)) {
+      const params = match[3]!
+        .split(',')
+        .map((param) => param.trim())
+        .filter(Boolean);
+      rows.set(match[2]!, {
+        http: match[1]!,
+        params: params.map((param) => param.replaceAll('*', '')).sort(),
+        required: params
+          .filter((param) => param.startsWith('**'))
+          .map((param) => param.replaceAll('*', ''))
+          .sort(),
+      });
+    }
+    assert.equal(rows.size, Object.keys(PLATFORM_METHODS).length, 'one reference row per method');
+    for (const [name, method] of Object.entries(PLATFORM_METHODS)) {
+      const row = rows.get(name);
+      assert.ok(row, `${name} is in the reference`);
+      assert.equal(method.http, row.http, `${name}: HTTP method`);
+      assert.deepEqual([...method.params].sort(), row.params, `${name}: parameters`);
+      assert.deepEqual([...method.required].sort(), row.required, `${name}: required parameters`);
+    }
+  });
+});
