@@ -19,7 +19,7 @@ export { assertSnapshotDate, normalizeTld } from './validation.ts';
 export { type SnapshotRecord, type SnapshotSource, ZoneCatalog } from './zone-catalog.ts';
 export { ZoneImporter, type ZoneImportRequest, type ZoneImportResult } from './zone-import.ts';
 export { readZoneFile, type ZoneReadStats, type ZoneScan } from './zone-reader.ts';
-export { CZDS_DOWNLOAD_INTERVAL_MS, ZoneService } from './zone-service.ts';
+export { CZDS_DOWNLOAD_INTERVAL_MS, CZDS_SCHEDULE_SLACK_MS, ZoneService } from './zone-service.ts';
 
 export interface ZonesModule {
   snapshots: FileSnapshotStore;

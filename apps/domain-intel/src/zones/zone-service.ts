@@ -10,6 +10,11 @@ import type { ZoneImporter, ZoneImportRequest, ZoneImportResult } from './zone-i
 
 /** ICANN's terms: each zone file at most once per 24 hours. */
 export const CZDS_DOWNLOAD_INTERVAL_MS = 24 * 3_600_000;
+/**
+ * The daily job starts at about the same time each day; without some slack, a run that fires a
+ * few seconds earlier than yesterday's would be refused and the TLD would miss a whole day.
+ */
+export const CZDS_SCHEDULE_SLACK_MS = 10 * 60_000;
 
 /** Failures of a downloaded file that downloading the same file again cannot fix. */
 const BAD_FILE_CODES = new Set(['zone_file_corrupt', 'zone_file_truncated', 'zone_file_invalid']);
@@ -72,8 +77,9 @@ export class ZoneService {
     const { czds, catalog, clock } = this.options;
     const last = await catalog.lastDownload(tld);
     const now = clock.now();
-    if (last && now - last.downloaded_at < CZDS_DOWNLOAD_INTERVAL_MS) {
-      const nextAllowedAt = new Date(last.downloaded_at + CZDS_DOWNLOAD_INTERVAL_MS).toISOString();
+    const interval = CZDS_DOWNLOAD_INTERVAL_MS - CZDS_SCHEDULE_SLACK_MS;
+    if (last && now - last.downloaded_at < interval) {
+      const nextAllowedAt = new Date(last.downloaded_at + interval).toISOString();
       throw new ZoneError(
         'czds_download_limit',
         `The .${tld} zone was downloaded at ${new Date(last.downloaded_at).toISOString()}; ` +
@@ -83,7 +89,8 @@ export class ZoneService {
     }
     const link = await czds.linkFor(tld);
     const { bytes } = await czds.download(link, file);
-    await catalog.recordDownload({ tld, date, bytes, downloaded_at: clock.now() });
+    // The start time: a slow download must not push the next day's allowed start later.
+    await catalog.recordDownload({ tld, date, bytes, downloaded_at: now });
   }
 }
 
