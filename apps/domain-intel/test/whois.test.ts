@@ -53,6 +53,7 @@ for (const target of databaseTargets()) {
       const response = await whois('münchen.org');
       assert.equal(response.statusCode, 200, response.body);
       assert.equal(response.json().data.domain, 'xn--mnchen-3ya.org');
+      assert.equal(response.json().data.unicode_name, 'münchen.org');
     });
 
     it('answers each failure with its own code, never a 500', async () => {

@@ -1,3 +1,4 @@
+import { domainToUnicode } from 'node:url';
 import { asArray, asString, entitiesWithRole, isObject, type Json, readContact } from './contacts.ts';
 import type { WhoisRecord } from './types.ts';
 
@@ -17,7 +18,8 @@ export function parseDomainObject(body: Json, requestedName: string): ParsedDoma
   }
   return {
     domain: requestedName,
-    unicode_name: asString(body.unicodeName),
+    // Registries often omit unicodeName for IDNs; the punycode name gives it exactly.
+    unicode_name: asString(body.unicodeName) ?? unicodeFormOf(requestedName),
     registered: true,
     registrar: readRegistrar(body),
     created_at: eventDate(body, 'registration'),
@@ -174,4 +176,9 @@ function readRegistrant(body: Json): WhoisRecord['registrant'] {
     country: contact.country && /^[a-z]{2}$/i.test(contact.country) ? contact.country.toUpperCase() : contact.country,
     redacted: placeholders || redactedByExtension || redactedByRemark,
   };
+}
+
+function unicodeFormOf(name: string): string | null {
+  const unicode = domainToUnicode(name);
+  return unicode && unicode !== name ? unicode : null;
 }
