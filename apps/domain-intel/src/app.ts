@@ -14,6 +14,7 @@ import { ErrorEnvelope } from './http/schemas.ts';
 import { healthRoutes } from './routes/health.ts';
 import { signupRoutes } from './routes/signup.ts';
 import { v1Routes } from './routes/v1/index.ts';
+import { zoneIndexRefresher } from './zone-index/refresh-plugin.ts';
 import './http/route-config.ts';
 
 declare module 'fastify' {
@@ -88,6 +89,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(metricsPlugin, { prefix: 'domain_intel_' });
 
   await app.register(healthRoutes);
+  await app.register(zoneIndexRefresher);
   await app.register(pages);
   await app.register(signupRoutes);
   await app.register(

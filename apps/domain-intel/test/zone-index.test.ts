@@ -2,11 +2,15 @@ import assert from 'node:assert/strict';
 import { readdirSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { setTimeout } from 'node:timers/promises';
 import { tempDir } from '@repo/server-kit/testing';
 import fc from 'fast-check';
+import Fastify from 'fastify';
+import type { AppContext } from '../src/context.ts';
 import { BlockCache } from '../src/zone-index/block-cache.ts';
 import { IndexFile } from '../src/zone-index/index-reader.ts';
 import { writeIndexFile } from '../src/zone-index/index-writer.ts';
+import { zoneIndexRefresher } from '../src/zone-index/refresh-plugin.ts';
 import { ZoneIndex } from '../src/zone-index/zone-index.ts';
 import type { SnapshotStore } from '../src/zones/snapshot-store.ts';
 import { ArraySnapshots, snapshotOrder } from './zone-index-helpers.ts';
@@ -233,6 +237,28 @@ describe('ZoneIndex', () => {
       assert.match(String((await failure)?.message), /com: .*abort/i);
       assert.deepEqual(readdirSync(temp.dir), []);
     } finally {
+      temp.remove();
+    }
+  });
+
+  it('a listening server keeps its index current by itself (the daily job may run elsewhere)', async () => {
+    const temp = tempDir('zidx');
+    const snapshots = new ArraySnapshots();
+    snapshots.put('com', '2026-03-10', ['coffee.com']);
+    const zoneIndex = await ZoneIndex.open({ directory: temp.dir, tlds: ['com'], snapshots, cacheBytes: 1 << 20 });
+    const app = Fastify();
+    app.decorate('ctx', { zoneIndex, config: { ZONE_INDEX_REFRESH_MINUTES: 1 / 6_000 } } as unknown as AppContext);
+    await app.register(zoneIndexRefresher);
+    try {
+      assert.equal(await zoneIndex.isInZone('coffee.com'), null);
+      await app.listen({ host: '127.0.0.1', port: 0 });
+      while ((await zoneIndex.isInZone('coffee.com')) !== true) await setTimeout(5);
+      snapshots.put('com', '2026-03-11', ['tea.com']);
+      while ((await zoneIndex.isInZone('tea.com')) !== true) await setTimeout(5);
+      assert.equal(await zoneIndex.isInZone('coffee.com'), false);
+    } finally {
+      await app.close();
+      await zoneIndex.close();
       temp.remove();
     }
   });

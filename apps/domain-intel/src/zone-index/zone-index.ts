@@ -55,6 +55,7 @@ export class ZoneIndex implements ZonePresence {
   #refreshChain: Promise<unknown> = Promise.resolve();
   /** Aborts a build in progress on close, so shutting down never waits for a `.com`-sized build. */
   readonly #shutdown = new AbortController();
+  #watchTimer: NodeJS.Timeout | undefined;
 
   private constructor(options: ZoneIndexOptions) {
     for (const tld of options.tlds) {
@@ -121,7 +122,22 @@ export class ZoneIndex implements ZonePresence {
     return run;
   }
 
+  /**
+   * Keeps this process's index current on its own: refreshes now, then every `intervalMs`
+   * (a run with nothing new costs one `latestDate` per TLD). Needed in every serving process,
+   * because the daily job may run in another one (a BullMQ worker). Failures go to `onError`.
+   */
+  watch(intervalMs: number, onError: (error: unknown) => void): void {
+    if (this.#watchTimer || intervalMs <= 0 || this.#shutdown.signal.aborted) return;
+    const run = () => {
+      this.refresh().catch(onError);
+    };
+    this.#watchTimer = setInterval(run, intervalMs).unref();
+    run();
+  }
+
   async close(): Promise<void> {
+    clearInterval(this.#watchTimer);
     this.#shutdown.abort();
     await this.#refreshChain;
     const files = [...this.#files.values()];
