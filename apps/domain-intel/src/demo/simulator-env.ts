@@ -1,0 +1,22 @@
+import { SIM_MAJESTIC_KEY, SIM_MOZ_TOKEN, type UpstreamSim } from '@repo/upstream-sim';
+
+/**
+ * The environment that points every upstream of the service (RDAP bootstrap, CZDS, Wayback
+ * CDX, Moz, Majestic) at a running simulator. `npm start`'s demo, the end-to-end tests and
+ * the benchmarks all start from it, so they exercise the same real clients.
+ */
+export function simulatorEnv(sim: UpstreamSim): Record<string, string> {
+  return {
+    RDAP_BOOTSTRAP_URL: `${sim.url}/rdap/bootstrap/dns.json`,
+    RDAP_ALLOW_INSECURE: '1',
+    CZDS_AUTH_URL: `${sim.url}/czds-auth`,
+    CZDS_API_URL: sim.url,
+    CZDS_USERNAME: sim.czds.username,
+    CZDS_PASSWORD: sim.czds.password,
+    WAYBACK_CDX_URL: `${sim.url}/wayback/cdx/search/cdx`,
+    MOZ_API_URL: `${sim.url}/moz/v2/url_metrics`,
+    MOZ_TOKEN: SIM_MOZ_TOKEN,
+    MAJESTIC_API_URL: `${sim.url}/majestic/api/json`,
+    MAJESTIC_API_KEY: SIM_MAJESTIC_KEY,
+  };
+}
