@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import CircuitBreaker from 'opossum';
 import PQueue from 'p-queue';
@@ -50,6 +51,9 @@ type Exchange =
   | { status: 429; retryAfterMs: number };
 
 const DEFAULT_RETRY_AFTER_MS = 1000;
+/** The breaker judges the last 10 s, in 1 s buckets. */
+const BREAKER_BUCKET_MS = 1000;
+const BREAKER_BUCKETS = 10;
 const RDAP_MEDIA_TYPES = /^application\/(rdap\+)?json\b/i;
 
 /**
@@ -61,6 +65,10 @@ export class RdapHttp {
   readonly #options: RdapHttpOptions;
   readonly #agent: Agent;
   readonly #lanes = new Map<string, HostLane>();
+  // One timer rotates the statistics windows of every breaker (there is a lane per registrar
+  // host met, so a timer per breaker would add up).
+  readonly #bucketRotation = new EventEmitter();
+  readonly #bucketTimer: NodeJS.Timeout;
 
   constructor(options: RdapHttpOptions) {
     this.#options = options;
@@ -71,6 +79,8 @@ export class RdapHttp {
       bodyTimeout: options.requestTimeoutMs,
       maxResponseSize: options.maxResponseBytes,
     });
+    this.#bucketRotation.setMaxListeners(0);
+    this.#bucketTimer = setInterval(() => this.#bucketRotation.emit('rotate'), BREAKER_BUCKET_MS).unref();
   }
 
   /**
@@ -108,6 +118,7 @@ export class RdapHttp {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.#bucketTimer);
     for (const lane of this.#lanes.values()) {
       lane.queue.clear();
       lane.breaker.shutdown();
@@ -131,6 +142,10 @@ export class RdapHttp {
           volumeThreshold: breaker.volumeThreshold,
           resetTimeout: breaker.resetTimeoutMs,
           errorFilter: isCallerSideFailure,
+          rollingCountTimeout: BREAKER_BUCKET_MS * BREAKER_BUCKETS,
+          rollingCountBuckets: BREAKER_BUCKETS,
+          rotateBucketController: this.#bucketRotation,
+          enableSnapshots: false,
         }),
         coolDownUntil: 0,
       };
