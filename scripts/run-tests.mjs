@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 
-const roots = ['apps', 'packages'];
+const roots = ['apps', 'packages', 'scripts'];
 const filters = process.argv.slice(2);
 const files = roots
   .flatMap((root) => readdirSync(root, { recursive: true, withFileTypes: true }).map((entry) => entry))

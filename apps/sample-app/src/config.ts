@@ -6,8 +6,11 @@ import { z } from 'zod';
  * platform's own (`npm start` runs the platform on :3100 and this app on :3200).
  */
 export const sampleAppEnvSchema = z.object({
+  /** `production` caches templates. */
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  /** Address the sample app listens on. */
   HOST: z.string().min(1).default('127.0.0.1'),
+  /** Port of the sample app; its canvas URL is http://HOST:PORT/. */
   PORT: z.coerce.number().int().min(0).max(65535).default(3200),
   /** Where the platform lives: token.php and api.php are resolved against it, and only it may frame this app. */
   PLATFORM_URL: z
@@ -26,6 +29,7 @@ export const sampleAppEnvSchema = z.object({
   MAX_UPLOAD_MB: z.coerce.number().int().min(1).max(50).default(10),
   /** Timeout of each call to the platform, in milliseconds. */
   PLATFORM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** pino log level. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Set behind a TLS-terminating proxy so the app sees https and sets Secure cookies. */
   TRUST_PROXY: z

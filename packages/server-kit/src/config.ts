@@ -5,21 +5,29 @@ import { z } from 'zod';
  * so one `loadConfig` call validates the whole environment once, at start-up.
  */
 export const baseEnvSchema = z.object({
+  /** `production` caches templates; `test` is set by the test runner. */
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  /** Address to listen on (0.0.0.0 to accept connections from other hosts). */
   HOST: z.string().min(1).default('127.0.0.1'),
+  /** Port to listen on (each service has its own default). */
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** Where the SQLite file, zone snapshots and media live in the embedded mode. */
   DATA_DIR: z.string().min(1).default('./data'),
+  /** PostgreSQL instead of SQLite (postgres://user@host:5432/db); each service keeps its own schema. */
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  /** Redis for quota counters, caches, rate limits and BullMQ jobs shared by many instances. */
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  /** pino log level (secrets are redacted at every level). */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Behind a reverse proxy: `1`/`true` trusts X-Forwarded-For, a number trusts that many hops, or a list of addresses. */
   TRUST_PROXY: z
     .string()
     .optional()
