@@ -6,6 +6,7 @@ import { createFastify, installErrorHandling, metricsPlugin } from '@repo/server
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { Config } from './config.ts';
 import { type AppContext, type ContextOverrides, createContext } from './context.ts';
+import { dashboardRoutes } from './dashboard/index.ts';
 import { apiHeaders } from './http/api-headers.ts';
 import { authentication } from './http/authentication.ts';
 import { renderError } from './http/envelope.ts';
@@ -92,6 +93,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(zoneIndexRefresher);
   await app.register(pages);
   await app.register(signupRoutes);
+  await app.register(dashboardRoutes);
   await app.register(
     async (v1) => {
       await v1.register(apiHeaders);

@@ -177,6 +177,20 @@ export const envSchema = baseEnvSchema.extend({
   ZONE_INDEX_CACHE_MB: z.coerce.number().int().min(1).max(16_384).default(64),
   /** How often a serving process checks for a newer snapshot to index, minutes (0: only when the daily job refreshes). */
   ZONE_INDEX_REFRESH_MINUTES: z.coerce.number().int().min(0).max(1_440).default(10),
+  // --- Account dashboard (/dashboard) ---
+  /** How long a dashboard sign-in lasts, hours. */
+  DASHBOARD_SESSION_HOURS: z.coerce.number().int().min(1).max(720).default(12),
+  /** Dashboard sign-in attempts allowed per client IP per 15 minutes. */
+  DASHBOARD_SIGNIN_RATE_PER_15_MIN: z.coerce.number().int().min(1).default(10),
+  /**
+   * Secret that signs the dashboard's CSRF cookie (at least 32 characters). Unset: a random one
+   * per process, so forms open across a restart or on another instance must be reloaded.
+   */
+  DASHBOARD_COOKIE_SECRET: z
+    .string()
+    .min(32)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   /** Seed a demo account and key at start (npm start). */
   DEMO: envFlag,
 });

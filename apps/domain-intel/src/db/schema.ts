@@ -143,6 +143,14 @@ export interface ZoneDownloadTable {
   downloaded_at: number;
 }
 
+/** A signed-in browser of the account dashboard; the cookie holds the token, the row its SHA-256. */
+export interface DashboardSessionTable {
+  id_hash: string;
+  account_id: string;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface DB {
   accounts: AccountTable;
   subscriptions: SubscriptionTable;
@@ -156,6 +164,7 @@ export interface DB {
   archive_captures: ArchiveCaptureTable;
   seo_metrics: SeoMetricsTable;
   job_leases: JobLeaseTable;
+  dashboard_sessions: DashboardSessionTable;
 }
 
 export type { Generated };

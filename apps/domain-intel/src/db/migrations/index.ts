@@ -2,6 +2,7 @@ import type { MigrationSet } from '@repo/server-kit';
 import { accountsMigration } from './0001_accounts.ts';
 import { zonesMigration } from './0020_zones.ts';
 import { feedMigration } from './0030_feed.ts';
+import { dashboardSessionsMigration } from './0060_dashboard_sessions.ts';
 
 /**
  * Every migration of the service, one file each, run in name order on SQLite and Postgres.
@@ -11,4 +12,5 @@ export const migrations: MigrationSet = (dialect) => ({
   '0001_accounts': accountsMigration(dialect),
   '0020_zones': zonesMigration(dialect),
   '0030_feed': feedMigration(dialect),
+  '0060_dashboard_sessions': dashboardSessionsMigration(dialect),
 });

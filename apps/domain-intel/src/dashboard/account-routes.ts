@@ -1,0 +1,116 @@
+import { AppError, isAppError, toPublicError } from '@repo/server-kit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { IssuedKey } from '../accounts/accounts-service.ts';
+import type { DashboardSessions } from './session-store.ts';
+import { verifySignIn } from './sign-in.ts';
+import { jsonForScript } from './view-data.ts';
+import { cookieOptions, type DashboardViewer, findViewer, noStore, requireViewer, SESSION_COOKIE } from './viewer.ts';
+
+const USAGE_DAYS = 30;
+
+/** Messages after a redirect, chosen by a fixed word so a link cannot inject text. */
+const NOTICES: Record<string, string> = {
+  revoked: 'The key is revoked. Calls with it are refused from now on.',
+  'signed-out': 'You are signed out.',
+};
+
+type FormBody = Record<string, string | undefined>;
+const formOf = (request: FastifyRequest) => (request.body ?? {}) as FormBody;
+
+/** Sign-in and sign-out, the account overview (plan, usage, keys) and key management. */
+export function accountRoutes(app: FastifyInstance, sessions: DashboardSessions): void {
+  const { accounts, quota, config } = app.ctx;
+  // preHandler, not onRequest: the token is in the form body, which is parsed in between.
+  const csrf = { preHandler: app.csrfProtection };
+
+  async function renderOverview(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    viewer: DashboardViewer,
+    extra: { issued?: IssuedKey & { action: string }; error?: string } = {},
+  ) {
+    const [today, history, keys] = await Promise.all([
+      quota.status(viewer.caller),
+      quota.history(viewer.account.account_id, USAGE_DAYS),
+      accounts.listKeys(viewer.account.email),
+    ]);
+    const notice = NOTICES[(request.query as { done?: string }).done ?? ''];
+    return noStore(reply).view('dashboard/overview', {
+      viewer,
+      today,
+      keys,
+      notice,
+      ...extra,
+      csrfToken: reply.generateCsrf(),
+      usageJson: jsonForScript({
+        days: history.map((entry) => entry.day),
+        used: history.map((entry) => entry.used),
+        limit: today.limit,
+      }),
+    });
+  }
+
+  const renderSignIn = (reply: FastifyReply, values: { email?: string; error?: string; notice?: string } = {}) =>
+    noStore(reply).view('dashboard/sign-in', { email: '', ...values, csrfToken: reply.generateCsrf() });
+
+  app.get('/dashboard', async (request, reply) => {
+    const viewer = await findViewer(request, sessions, accounts);
+    if (!viewer) {
+      const notice = NOTICES[(request.query as { done?: string }).done ?? ''];
+      return renderSignIn(reply, { notice });
+    }
+    return renderOverview(request, reply, viewer);
+  });
+
+  app.post(
+    '/dashboard/sign-in',
+    {
+      ...csrf,
+      config: { rateLimit: { max: config.DASHBOARD_SIGNIN_RATE_PER_15_MIN, timeWindow: '15 minutes' } },
+    },
+    async (request, reply) => {
+      const form = formOf(request);
+      try {
+        const { accountId } = await verifySignIn(accounts, form);
+        const { token } = await sessions.create(accountId);
+        reply.setCookie(SESSION_COOKIE, token, cookieOptions(config.DASHBOARD_SESSION_HOURS * 3600));
+        return reply.redirect('/dashboard', 303);
+      } catch (error) {
+        if (!isAppError(error) || error.status >= 500) throw error;
+        request.log.info({ code: error.code }, 'dashboard sign-in refused');
+        const { status, message } = toPublicError(error);
+        return renderSignIn(reply.status(status), { email: form.email ?? '', error: message });
+      }
+    },
+  );
+
+  app.post('/dashboard/sign-out', csrf, async (request, reply) => {
+    await sessions.end(request.cookies[SESSION_COOKIE]);
+    reply.clearCookie(SESSION_COOKIE, cookieOptions());
+    return reply.redirect('/dashboard?done=signed-out', 303);
+  });
+
+  app.post('/dashboard/keys', csrf, async (request, reply) => {
+    const viewer = await requireViewer(request, sessions, accounts);
+    const name = (formOf(request).name ?? '').trim() || 'default';
+    if (name.length > 64 || /[\p{Cc}]/u.test(name)) {
+      throw new AppError(400, 'invalid_key_name', 'A key name has at most 64 characters and no control characters.');
+    }
+    const issued = await accounts.createKey(viewer.account.email, name);
+    return renderOverview(request, reply.status(201), viewer, { issued: { ...issued, action: 'created' } });
+  });
+
+  app.post('/dashboard/keys/:keyId/rotate', csrf, async (request, reply) => {
+    const viewer = await requireViewer(request, sessions, accounts);
+    const { keyId } = request.params as { keyId: string };
+    const issued = await accounts.rotateKey(viewer.account.email, keyId);
+    return renderOverview(request, reply, viewer, { issued: { ...issued, action: 'rotated' } });
+  });
+
+  app.post('/dashboard/keys/:keyId/revoke', csrf, async (request, reply) => {
+    const viewer = await requireViewer(request, sessions, accounts);
+    const { keyId } = request.params as { keyId: string };
+    await accounts.revokeKey(viewer.account.email, keyId);
+    return reply.redirect('/dashboard?done=revoked', 303);
+  });
+}

@@ -1,0 +1,110 @@
+import { Readable } from 'node:stream';
+import { isAppError, toPublicError, utcDate } from '@repo/server-kit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { CSV_HEADER, type FeedRecord, toCsvLine } from '../feed/feed-row.ts';
+import {
+  FEED_SORTS,
+  FEED_STATUSES,
+  type FeedQueryInput,
+  MAX_LIMIT,
+  MAX_OFFSET,
+  parseFeedFilters,
+  parseFeedPage,
+} from '../feed/filters.ts';
+import { dropsPerDay } from './drop-stats.ts';
+import type { DashboardSessions } from './session-store.ts';
+import { jsonForScript } from './view-data.ts';
+import { findViewer, noStore, requireViewer } from './viewer.ts';
+
+const CHART_DAYS = 30;
+/** What a plan without bulk export downloads: the first page of the feed, as /v1/domains gives it. */
+export const CSV_ROWS_WITHOUT_BULK_EXPORT = MAX_LIMIT;
+const FILTER_NAMES = ['tld', 'min_years', 'min_da', 'min_tf', 'dropped_after', 'dropped_before', 'status'] as const;
+const PAGE_NAMES = ['sort', 'limit', 'offset'] as const;
+
+/**
+ * The explorer form's query as the feed parsers expect it: repeated TLD boxes joined with
+ * commas and empty fields dropped (an empty box means "no filter", not a bad value).
+ */
+function formQuery(request: FastifyRequest, names: readonly string[]): FeedQueryInput {
+  const raw = request.query as Record<string, string | string[] | undefined>;
+  const query: FeedQueryInput = {};
+  for (const name of names) {
+    const value = raw[name];
+    const text = Array.isArray(value) ? value.filter(Boolean).join(',') : value?.trim();
+    if (text) query[name] = text;
+  }
+  return query;
+}
+
+const toQueryString = (query: FeedQueryInput) =>
+  new URLSearchParams(
+    Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  ).toString();
+
+async function* csvLines(records: AsyncIterable<FeedRecord> | FeedRecord[]): AsyncGenerator<string> {
+  yield `${CSV_HEADER.join(',')}\n`;
+  for await (const record of records) yield `${toCsvLine(record)}\n`;
+}
+
+/** The feed explorer (same filters as GET /v1/domains), its drops chart and the CSV download. */
+export function feedRoutes(app: FastifyInstance, sessions: DashboardSessions): void {
+  const { accounts, feed, config, database, clock } = app.ctx;
+
+  app.get('/dashboard/feed', async (request, reply) => {
+    const viewer = await findViewer(request, sessions, accounts);
+    if (!viewer) return reply.redirect('/dashboard', 303);
+    const filterQuery = formQuery(request, FILTER_NAMES);
+    const pageQuery = formQuery(request, PAGE_NAMES);
+    const view = {
+      viewer,
+      trackedTlds: config.TRACKED_TLDS,
+      statuses: FEED_STATUSES,
+      sorts: FEED_SORTS,
+      form: { ...filterQuery, ...pageQuery },
+      selectedTlds: filterQuery.tld?.split(',') ?? [],
+      csvRows: viewer.plan.features.bulkExport ? null : CSV_ROWS_WITHOUT_BULK_EXPORT,
+      csrfToken: reply.generateCsrf(),
+    };
+    try {
+      const filters = parseFeedFilters(filterQuery, config.TRACKED_TLDS);
+      const page = parseFeedPage(pageQuery);
+      const [{ records, total }, drops] = await Promise.all([
+        feed.list(filters, page),
+        dropsPerDay(database.db, filters, clock.now(), CHART_DAYS),
+      ]);
+      const pageLink = (offset: number) =>
+        `/dashboard/feed?${toQueryString({ ...filterQuery, ...pageQuery, offset: String(offset) })}`;
+      const lastOffset = Math.min(MAX_OFFSET, Math.max(0, total - 1));
+      return noStore(reply).view('dashboard/feed', {
+        ...view,
+        records,
+        total,
+        page,
+        previous: page.offset > 0 ? pageLink(Math.max(0, page.offset - page.limit)) : null,
+        next: page.offset + page.limit <= lastOffset ? pageLink(page.offset + page.limit) : null,
+        csvLink: `/dashboard/feed.csv?${toQueryString(filterQuery)}`,
+        dropsJson: jsonForScript(drops),
+      });
+    } catch (error) {
+      if (!isAppError(error) || error.status >= 500) throw error;
+      const { status, message } = toPublicError(error);
+      return noStore(reply.status(status)).view('dashboard/feed', { ...view, error: message, records: [], total: 0 });
+    }
+  });
+
+  app.get('/dashboard/feed.csv', async (request, reply) => {
+    const viewer = await requireViewer(request, sessions, accounts);
+    const filters = parseFeedFilters(formQuery(request, FILTER_NAMES), config.TRACKED_TLDS);
+    // The plan table decides, as for GET /v1/domains/export: bulk export streams every match;
+    // other plans get the first page, newest drops first, as one /v1/domains call would give.
+    const records = viewer.plan.features.bulkExport
+      ? feed.stream(filters)
+      : (await feed.list(filters, { sort: 'dropped_at', limit: CSV_ROWS_WITHOUT_BULK_EXPORT, offset: 0 })).records;
+    noStore(reply)
+      .type('text/csv; charset=utf-8')
+      .header('Content-Disposition', `attachment; filename="dropped-domains-${utcDate(clock.now())}.csv"`)
+      .header('X-Export-Scope', viewer.plan.features.bulkExport ? 'all' : `first-${CSV_ROWS_WITHOUT_BULK_EXPORT}`);
+    return reply.send(Readable.from(csvLines(records)));
+  });
+}

@@ -1,0 +1,33 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { AppError, isAppError } from '@repo/server-kit';
+import type { AccountsService } from '../accounts/accounts-service.ts';
+import { normalizeEmail } from '../accounts/email.ts';
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** One answer for every failure, so the form tells nobody which e-mails have accounts. */
+export const signInRefused = () =>
+  new AppError(401, 'sign_in_failed', 'That e-mail address and API key do not belong to one active account.');
+
+/**
+ * Signs in with an account's e-mail and one of its live API keys. The key is checked by the
+ * accounts service (looked up by its SHA-256, revocation and billing period enforced, no
+ * quota taken); the e-mail is compared as fixed-length digests with timingSafeEqual, and the
+ * same work is done whether or not the key exists.
+ */
+export async function verifySignIn(
+  accounts: AccountsService,
+  input: { email?: unknown; key?: unknown },
+): Promise<{ accountId: string; email: string }> {
+  if (typeof input.email !== 'string' || typeof input.key !== 'string' || input.key.trim() === '') {
+    throw new AppError(400, 'invalid_request', 'Enter the e-mail address of your account and one of its API keys.');
+  }
+  const email = normalizeEmail(input.email);
+  const caller = await accounts.authenticate(`Bearer ${input.key.trim()}`).catch((error: unknown) => {
+    if (isAppError(error) && error.status === 401) return undefined;
+    throw error;
+  });
+  const matches = timingSafeEqual(digest(caller?.email ?? ''), digest(email));
+  if (!caller || !matches) throw signInRefused();
+  return { accountId: caller.accountId, email: caller.email };
+}

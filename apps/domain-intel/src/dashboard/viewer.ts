@@ -1,0 +1,59 @@
+import type { CookieSerializeOptions } from '@fastify/cookie';
+import { AppError } from '@repo/server-kit';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AccountSummary, AccountsService } from '../accounts/accounts-service.ts';
+import { PLANS, type Plan } from '../accounts/plans.ts';
+import type { Caller } from '../http/route-config.ts';
+import type { DashboardSessions } from './session-store.ts';
+
+export const SESSION_COOKIE = 'di_dashboard';
+export const CSRF_COOKIE = 'di_dashboard_csrf';
+
+/**
+ * Only the dashboard's own paths see the cookies; Lax keeps them off cross-site POSTs; `auto`
+ * marks them Secure whenever the request came over https (directly or via a trusted proxy).
+ */
+export const cookieOptions = (maxAgeSeconds?: number): CookieSerializeOptions => ({
+  path: '/dashboard',
+  httpOnly: true,
+  sameSite: 'lax',
+  secure: 'auto',
+  ...(maxAgeSeconds === undefined ? {} : { maxAge: maxAgeSeconds }),
+});
+
+/** Who is looking at the dashboard: the signed-in account, its plan and subscription. */
+export interface DashboardViewer {
+  account: AccountSummary;
+  plan: Plan;
+  /** The account as the quota service knows callers (no key: the dashboard is not an API call). */
+  caller: Caller;
+}
+
+export async function findViewer(
+  request: FastifyRequest,
+  sessions: DashboardSessions,
+  accounts: AccountsService,
+): Promise<DashboardViewer | undefined> {
+  const session = await sessions.accountOf(request.cookies[SESSION_COOKIE]);
+  if (!session) return undefined;
+  const account = await accounts.findSummary(session.email);
+  if (!account) return undefined;
+  const plan = PLANS[account.plan];
+  return { account, plan, caller: { accountId: account.account_id, keyId: '', email: account.email, plan } };
+}
+
+/** For form posts and downloads: the viewer, or 401 that sends the person to the sign-in page. */
+export async function requireViewer(
+  request: FastifyRequest,
+  sessions: DashboardSessions,
+  accounts: AccountsService,
+): Promise<DashboardViewer> {
+  const viewer = await findViewer(request, sessions, accounts);
+  if (!viewer) throw new AppError(401, 'not_signed_in', 'Your dashboard session has ended. Sign in again.');
+  return viewer;
+}
+
+/** Pages carry keys and account data: never cached by a browser or proxy. */
+export function noStore(reply: FastifyReply): FastifyReply {
+  return reply.header('Cache-Control', 'no-store');
+}
