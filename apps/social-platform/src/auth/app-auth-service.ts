@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { AppError, type Clock } from '@repo/server-kit';
 import type { Kysely } from 'kysely';
 import { type ApplicationsService, appNotFound } from '../applications/applications-service.ts';
+import { prepareQuery } from '../db/prepared-query.ts';
 import type { DB } from '../db/schema.ts';
-import type { UsersService } from '../users/users-service.ts';
+import { QUALIFIED_USER_COLUMNS } from '../users/user-columns.ts';
+import type { User, UsersService } from '../users/users-service.ts';
 import { digestsEqual, hashSecret, newSecret } from './secrets.ts';
 
 const KEY_PREFIX = 'spk_';
@@ -23,6 +25,8 @@ export interface ApiCaller {
   appId: number;
   userId: number;
   expiresAt: number;
+  /** The token's user, as loaded with the token. */
+  user: User;
 }
 
 export interface IssuedToken {
@@ -38,13 +42,33 @@ export interface IssuedToken {
  * presents the token. Only SHA-256 digests of keys and tokens are stored.
  */
 export class AppAuthService {
+  /** The token, its app's status and its user, by token hash: the one lookup behind every api.php call. */
+  private readonly findToken;
+
   constructor(
     private readonly db: Kysely<DB>,
     private readonly clock: Clock,
     private readonly users: UsersService,
     private readonly apps: ApplicationsService,
     private readonly options: AppAuthOptions,
-  ) {}
+  ) {
+    this.findToken = prepareQuery(db, ['token_hash'], (tokenHash: string) =>
+      db
+        .selectFrom('api_tokens')
+        .innerJoin('applications', 'applications.id', 'api_tokens.app_id')
+        .innerJoin('users', 'users.id', 'api_tokens.user_id')
+        .select([
+          'api_tokens.id as token_id',
+          'api_tokens.token_hash',
+          'api_tokens.app_id',
+          'api_tokens.expires_at',
+          'api_tokens.revoked_at',
+          'applications.status as app_status',
+          ...QUALIFIED_USER_COLUMNS,
+        ])
+        .where('api_tokens.token_hash', '=', tokenHash),
+    );
+  }
 
   /** A new one-time key for `userId` opening `appId`; the raw key is returned once and never stored. */
   async issueAppKey(appId: number, userId: number): Promise<string> {
@@ -133,20 +157,7 @@ export class AppAuthService {
     }
     if (!TOKEN_FORMAT.test(rawToken)) throw invalidToken();
     const tokenHash = hashSecret(rawToken);
-    const row = await this.db
-      .selectFrom('api_tokens')
-      .innerJoin('applications', 'applications.id', 'api_tokens.app_id')
-      .select([
-        'api_tokens.id',
-        'api_tokens.token_hash',
-        'api_tokens.app_id',
-        'api_tokens.user_id',
-        'api_tokens.expires_at',
-        'api_tokens.revoked_at',
-        'applications.status',
-      ])
-      .where('api_tokens.token_hash', '=', tokenHash)
-      .executeTakeFirst();
+    const [row] = await this.findToken(tokenHash);
     if (!row || !digestsEqual(row.token_hash, tokenHash)) throw invalidToken();
     if (row.revoked_at !== null) {
       throw new AppError(401, 'token_revoked', 'This token has been revoked; open the app again for a new one.');
@@ -154,8 +165,9 @@ export class AppAuthService {
     if (row.expires_at <= this.clock.now()) {
       throw new AppError(401, 'token_expired', 'This token has expired; open the app again for a new one.');
     }
-    if (row.status !== 'active') throw appDisabled(row.app_id);
-    return { tokenId: row.id, appId: row.app_id, userId: row.user_id, expiresAt: row.expires_at };
+    const { token_id, token_hash, app_id, expires_at, revoked_at, app_status, ...user } = row;
+    if (app_status !== 'active') throw appDisabled(app_id);
+    return { tokenId: token_id, appId: app_id, userId: user.id, expiresAt: expires_at, user };
   }
 
   async revokeToken(tokenId: string): Promise<void> {

@@ -3,6 +3,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
 import { isUniqueViolation } from '../db/errors.ts';
 import { likePattern, offsetOf, type PageRequest, type PageResult } from '../db/paging.ts';
+import { prepareQuery } from '../db/prepared-query.ts';
 import type { DB, UserTable, Visibility } from '../db/schema.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { USER_COLUMNS } from './user-columns.ts';
@@ -50,10 +51,17 @@ export const userNotFound = (what: string | number) =>
 
 /** Accounts: sign-up, look-up, login check, search. */
 export class UsersService {
+  /** By id: run on most api.php calls, so compiled once. */
+  private readonly selectById;
+
   constructor(
     private readonly db: Kysely<DB>,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.selectById = prepareQuery(db, [0], (id: number) =>
+      db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id),
+    );
+  }
 
   async create(input: NewUser): Promise<User> {
     const parsed = newUserSchema.safeParse(input);
@@ -87,8 +95,8 @@ export class UsersService {
     }
   }
 
-  findById(id: number): Promise<User | undefined> {
-    return this.db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id).executeTakeFirst();
+  async findById(id: number): Promise<User | undefined> {
+    return (await this.selectById(id))[0];
   }
 
   /** Like findById, but a missing user is a 404 `user_not_found`. */
