@@ -118,11 +118,14 @@ for (const target of databaseTargets()) {
       }
     });
 
-    it('counts one call against the quota', async () => {
-      const own = await t.keyFor('free');
-      const response = await t.app.inject({ url: '/v1/suggest?keyword=tea&tld=info', headers: bearer(own) });
-      assert.equal(response.statusCode, 200);
-      assert.equal(response.headers['x-ratelimit-remaining'], '99');
+    it('counts one call against the quota on every plan', async () => {
+      const expected = { free: '99', starter: '999', enterprise: 'unlimited' } as const;
+      for (const [plan, remaining] of Object.entries(expected) as Array<[keyof typeof expected, string]>) {
+        const own = await t.keyFor(plan);
+        const response = await t.app.inject({ url: '/v1/suggest?keyword=tea&tld=info', headers: bearer(own) });
+        assert.equal(response.statusCode, 200, response.body);
+        assert.equal(response.headers['x-ratelimit-remaining'], remaining, plan);
+      }
     });
 
     it('rejects bad input with 400 and a code', async () => {
