@@ -125,6 +125,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       maxResults: 20,
       confirmConcurrency: config.SUGGEST_CONFIRM_CONCURRENCY,
       maxRdapChecks: config.SUGGEST_MAX_RDAP_CHECKS,
+      onError: reportBackgroundError,
     }),
     lifecycle: pipeline.lifecycle,
     enrichment: pipeline.enrichment,

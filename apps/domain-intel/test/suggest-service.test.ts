@@ -157,6 +157,22 @@ describe('SuggestionService', () => {
     );
   });
 
+  it('still suggests (RDAP decides) when the zone index fails, and reports the failure', async () => {
+    const errors: unknown[] = [];
+    const broken = {
+      indexedTlds: () => ['com'],
+      tldsWithLabel: async () => {
+        throw new Error('EIO: i/o error, read');
+      },
+    };
+    const availability = new ScriptedAvailability(() => ({}));
+    const service = new SuggestionService(availability, broken, { ...settings, onError: (e) => errors.push(e) });
+    const run = await service.suggest({ keyword: 'coffee', tld: 'com' });
+    assert.equal(run.suggestions[0]!.domain, 'coffee.com');
+    assert.equal(run.stats.in_zone, 0);
+    assert.ok(errors.length > 0);
+  });
+
   it('multi-word and IDN keywords: the screened joined form is skipped, the rest ranked', async () => {
     const service = new SuggestionService(new ScriptedAvailability(() => ({})), zone, settings);
     const multi = await service.suggest({ keyword: 'Coffee Shop', tld: 'com' });

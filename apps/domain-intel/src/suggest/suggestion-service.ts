@@ -23,6 +23,8 @@ export interface SuggestionSettings {
   maxResults: number;
   confirmConcurrency: number;
   maxRdapChecks: number;
+  /** Told about zone-index failures, which only cost the screening (RDAP still decides). */
+  onError?: (error: unknown) => void;
 }
 
 export interface Suggestion {
@@ -131,7 +133,15 @@ export class SuggestionService {
     const labels = [...new Set(candidates.map((candidate) => candidate.label))];
     const presence = new Map<string, Set<string>>();
     if (zone) {
-      const found = await Promise.all(labels.map((label) => zone.tldsWithLabel(label)));
+      const found = await Promise.all(
+        labels.map((label) =>
+          zone.tldsWithLabel(label).catch((error: unknown) => {
+            // The index only saves RDAP calls and adds a ranking signal; without it RDAP still decides.
+            this.settings.onError?.(error);
+            return [];
+          }),
+        ),
+      );
       for (const [i, label] of labels.entries()) presence.set(label, new Set(found[i]));
     }
     const indexed = new Set(zone?.indexedTlds() ?? []);
