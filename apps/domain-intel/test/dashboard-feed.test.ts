@@ -129,3 +129,19 @@ for (const target of databaseTargets()) {
     });
   });
 }
+
+describe('dashboard routes stay out of the API reference', () => {
+  it('lists no /dashboard path in /openapi.json', async () => {
+    const t = await createTestApp({ target: databaseTargets()[0]! });
+    try {
+      const paths = Object.keys((await t.app.inject({ url: '/openapi.json' })).json().paths);
+      assert.ok(paths.includes('/v1/domains'));
+      assert.deepEqual(
+        paths.filter((path) => path.startsWith('/dashboard')),
+        [],
+      );
+    } finally {
+      await t.close();
+    }
+  });
+});

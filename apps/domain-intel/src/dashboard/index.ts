@@ -49,6 +49,10 @@ export async function dashboardRoutes(app: FastifyInstance): Promise<void> {
     return noStore(reply.status(publicError.status)).view('dashboard/error', { error: publicError });
   });
 
+  // Pages for people, not API operations: kept out of /openapi.json.
+  app.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, hide: true };
+  });
   assetRoutes(app);
   accountRoutes(app, sessions);
   feedRoutes(app, sessions);
