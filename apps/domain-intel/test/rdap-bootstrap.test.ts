@@ -97,13 +97,14 @@ describe('RDAP bootstrap', () => {
     const clock = new ManualClock();
     try {
       const first = new RdapBootstrap(options(source, clock, { cacheFile }));
-      assert.deepEqual(urlsOf(await first.serversFor('org')), [`${sim.url}/rdap/pir/`]);
+      const pir = urlsOf(await first.serversFor('org'));
+      assert.ok(Array.isArray(pir) && /^http:\/\/127\.0\.0\.1:\d+\/rdap\/pir\/$/.test(pir[0]!), String(pir));
       await first.close();
       await sim.close();
       clock.advance(2 * 86_400_000);
       const errors: unknown[] = [];
       const second = new RdapBootstrap(options(source, clock, { cacheFile, onError: (e) => errors.push(e) }));
-      assert.deepEqual(urlsOf(await second.serversFor('org')), [`${sim.url}/rdap/pir/`], 'stale copy beats nothing');
+      assert.deepEqual(urlsOf(await second.serversFor('org')), pir, 'stale copy beats nothing');
       assert.equal(errors.length, 1);
       await second.close();
       const third = new RdapBootstrap(options(source, clock, { cacheFile: path.join(dir.dir, 'none.json') }));

@@ -20,7 +20,11 @@ describe('upstream-sim RDAP', () => {
     const file = await response.json();
     assert.equal(file.version, '1.0');
     const com = file.services.find(([tlds]: [string[]]) => tlds.includes('com'));
-    assert.deepEqual(com[1], [`${sim.url}/rdap/verisign/`]);
+    const pir = file.services.find(([tlds]: [string[]]) => tlds.includes('org'));
+    assert.match(com[1][0], /^http:\/\/127\.0\.0\.1:\d+\/rdap\/verisign\/$/);
+    assert.notEqual(new URL(com[1][0]).port, new URL(pir[1][0]).port, 'each registry is a host of its own');
+    const viaOwnPort = await fetch(`${com[1][0]}domain/example.com`);
+    assert.equal(viaOwnPort.status, 200);
   });
 
   it('answers registered names with a domain object and a related registrar link', async () => {

@@ -48,7 +48,7 @@ export class HttpRdapClient implements RdapClient {
     if (!baseUrl) return this.#unknown('no_rdap_server', `No RDAP server is known for .${suffix}.`);
 
     const registryUrl = new URL(`domain/${name}`, baseUrl).toString();
-    const registry = await http.getJson(registryUrl, remaining(), { signal: options.signal, server: baseUrl });
+    const registry = await http.getJson(registryUrl, remaining(), options.signal);
     if (registry.kind === 'not_found') return { kind: 'not_found', source: registryUrl, checkedAt: this.#now() };
     if (registry.kind === 'failure') return this.#fromFailure(registry);
 
@@ -66,7 +66,7 @@ export class HttpRdapClient implements RdapClient {
     const link = options.registryOnly ? null : registrarLink(registry.body, registryUrl);
     if (link && link !== registryUrl) {
       sources.push(link);
-      const registrar = await http.getJson(link, remaining(), { signal: options.signal });
+      const registrar = await http.getJson(link, remaining(), options.signal);
       const merged = registrar.kind === 'ok' ? mergeOrNull(parsed, registrar.body, name) : null;
       if (merged) parsed = merged;
       else missing.push('registrar_record');

@@ -24,21 +24,12 @@ export interface RdapHttpOptions extends AddressPolicy {
   userAgent: string;
 }
 
-export interface GetOptions {
-  signal?: AbortSignal | undefined;
-  /**
-   * Which server's limits, breaker and cool-down apply: the registry's bootstrap base URL
-   * (several registries can share a host), else the URL's origin.
-   */
-  server?: string;
-}
-
 export type FetchOutcome =
   | { kind: 'ok'; url: string; body: Record<string, unknown> }
   | { kind: 'not_found'; url: string }
   | { kind: 'failure'; url: string; reason: FetchFailureReason; message: string };
 
-/** Per upstream server: a queue bounding concurrency and rate, a circuit breaker, a cool-down after 429. */
+/** Per upstream host (name and port): a queue bounding concurrency and rate, a circuit breaker, a cool-down after 429. */
 interface HostLane {
   queue: PQueue;
   breaker: CircuitBreaker<[() => Promise<Exchange>], Exchange>;
@@ -87,17 +78,16 @@ export class RdapHttp {
    * GETs an RDAP JSON document within `budgetMs`. 429s are retried after their `Retry-After`
    * when that fits the budget; everything else that is not a 200 or a 404 is a failure.
    */
-  async getJson(url: string, budgetMs: number, options: GetOptions = {}): Promise<FetchOutcome> {
+  async getJson(url: string, budgetMs: number, signal?: AbortSignal): Promise<FetchOutcome> {
     let target: URL;
     try {
       target = assertAllowedUrl(url, this.#options);
     } catch (error) {
       return { kind: 'failure', url, reason: 'blocked_address', message: (error as Error).message };
     }
-    const { signal } = options;
     const deadlineSignal = AbortSignal.any([AbortSignal.timeout(Math.max(0, budgetMs)), ...(signal ? [signal] : [])]);
     const startedAt = Date.now();
-    const lane = this.#lane(options.server ?? target.origin);
+    const lane = this.#lane(target.host);
     try {
       for (let attempt = 0; ; attempt++) {
         await this.#waitForCoolDown(lane, startedAt + budgetMs);
@@ -126,8 +116,8 @@ export class RdapHttp {
     await this.#agent.close();
   }
 
-  #lane(server: string): HostLane {
-    let lane = this.#lanes.get(server);
+  #lane(host: string): HostLane {
+    let lane = this.#lanes.get(host);
     if (!lane) {
       const { breaker } = this.#options;
       lane = {
@@ -149,7 +139,7 @@ export class RdapHttp {
         }),
         coolDownUntil: 0,
       };
-      this.#lanes.set(server, lane);
+      this.#lanes.set(host, lane);
     }
     return lane;
   }

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SimWorld } from '../world.ts';
 import { RdapFaultBoard, type RdapFaults } from './faults.ts';
+import { SimRdapHosts } from './hosts.ts';
 import { rdapError, registrarRecord, registryRecord } from './records.ts';
 import { bootstrapFile, isSimRdapServerId, isSimRegistryId, registryOf, type SimRdapServerId } from './registries.ts';
 
@@ -48,15 +49,19 @@ interface Options {
  * names are not registry objects. (Which is why /v1/check reads reserved lists first.)
  */
 export async function rdapSimPlugin(app: FastifyInstance, { world, control }: Options): Promise<void> {
-  const baseUrl = (request: FastifyRequest) => `${request.protocol}://${request.host}${app.prefix}`;
+  const hosts = new SimRdapHosts(app);
+  /** Where `server` lives: its own port (opened with the first bootstrap request), else the port asked. */
+  const baseUrl = async (request: FastifyRequest, server: SimRdapServerId) =>
+    `${(await hosts.origins()).get(server) ?? `${request.protocol}://${request.host}`}${app.prefix}`;
 
   app.addHook('preClose', async () => {
     for (const socket of control.hungSockets) socket.destroy();
+    await hosts.close();
   });
 
-  app.get('/bootstrap/dns.json', async (request, reply) => {
+  app.get('/bootstrap/dns.json', async (_request, reply) => {
     reply.type('application/json');
-    return bootstrapFile(baseUrl(request), world.now());
+    return bootstrapFile(await hosts.origins(), app.prefix, world.now());
   });
 
   app.get<{ Params: { registry: string; name: string } }>('/:registry/domain/:name', async (request, reply) => {
@@ -68,10 +73,10 @@ export async function rdapSimPlugin(app: FastifyInstance, { world, control }: Op
     if (!domain || registryOf(domain.tld) !== registry || world.isReserved(name)) {
       return send(reply, 404, rdapError(404, 'Not Found', `${name} is not registered.`));
     }
-    const selfUrl = `${baseUrl(request)}/${registry}/domain/${name}`;
+    const selfUrl = `${await baseUrl(request, registry)}/${registry}/domain/${name}`;
     const related =
       control.relatedOverrides.get(name) ??
-      `${baseUrl(request)}/registrar/${encodeURIComponent(domain.registrar.ianaId)}/domain/${name}`;
+      `${await baseUrl(request, 'registrar')}/registrar/${encodeURIComponent(domain.registrar.ianaId)}/domain/${name}`;
     return send(reply, 200, registryRecord(domain, registry, selfUrl, related, world.now()));
   });
 
@@ -85,7 +90,11 @@ export async function rdapSimPlugin(app: FastifyInstance, { world, control }: Op
     return send(
       reply,
       200,
-      registrarRecord(domain, `${baseUrl(request)}${request.url.slice(app.prefix.length)}`, world.now()),
+      registrarRecord(
+        domain,
+        `${await baseUrl(request, 'registrar')}${request.url.slice(app.prefix.length)}`,
+        world.now(),
+      ),
     );
   });
 

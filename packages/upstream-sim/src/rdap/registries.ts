@@ -31,14 +31,14 @@ export function registryOf(tld: string): SimRegistryId | undefined {
 }
 
 /** The IANA bootstrap file (RFC 9224) the simulator publishes at /rdap/bootstrap/dns.json. */
-export function bootstrapFile(rdapBaseUrl: string, now: number) {
+export function bootstrapFile(origins: ReadonlyMap<SimRdapServerId, string>, pathPrefix: string, now: number) {
   return {
     version: '1.0',
     publication: new Date(now).toISOString().replace(/\.\d{3}Z$/, 'Z'),
     description: 'RDAP bootstrap file for Domain Name System registrations (upstream simulator)',
     services: (Object.keys(SIM_REGISTRIES) as SimRegistryId[]).map((id) => [
       [...SIM_REGISTRIES[id].tlds],
-      [`${rdapBaseUrl}/${id}/`],
+      [`${origins.get(id)}${pathPrefix}/${id}/`],
     ]),
   };
 }
