@@ -191,6 +191,11 @@ export const envSchema = baseEnvSchema.extend({
     .min(32)
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  /**
+   * One-time sign-in links for the dashboard, printed to the log (there is no mail delivery):
+   * `auto` = on in the embedded mode (no DATABASE_URL), `log` = always, `off` = never.
+   */
+  DASHBOARD_SIGN_IN_LINKS: z.enum(['auto', 'log', 'off']).default('auto'),
   /** Seed a demo account and key at start (npm start). */
   DEMO: envFlag,
 });

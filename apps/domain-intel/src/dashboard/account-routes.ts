@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IssuedKey } from '../accounts/accounts-service.ts';
 import type { DashboardSessions } from './session-store.ts';
 import { verifySignIn } from './sign-in.ts';
+import { renderSignIn, signInRateLimit, startSession } from './sign-in-page.ts';
 import { jsonForScript } from './view-data.ts';
 import { cookieOptions, type DashboardViewer, findViewer, noStore, requireViewer, SESSION_COOKIE } from './viewer.ts';
 
@@ -13,6 +14,8 @@ const NOTICES: Record<string, string> = {
   revoked: 'The key is revoked. Calls with it are refused from now on.',
   'signed-out': 'You are signed out.',
 };
+
+export const noticeOf = (request: FastifyRequest) => NOTICES[(request.query as { done?: string }).done ?? ''];
 
 type FormBody = Record<string, string | undefined>;
 const formOf = (request: FastifyRequest) => (request.body ?? {}) as FormBody;
@@ -34,7 +37,7 @@ export function accountRoutes(app: FastifyInstance, sessions: DashboardSessions)
       quota.history(viewer.account.account_id, USAGE_DAYS),
       accounts.listKeys(viewer.account.email),
     ]);
-    const notice = NOTICES[(request.query as { done?: string }).done ?? ''];
+    const notice = noticeOf(request);
     return noStore(reply).view('dashboard/overview', {
       viewer,
       today,
@@ -50,14 +53,10 @@ export function accountRoutes(app: FastifyInstance, sessions: DashboardSessions)
     });
   }
 
-  const renderSignIn = (reply: FastifyReply, values: { email?: string; error?: string; notice?: string } = {}) =>
-    noStore(reply).view('dashboard/sign-in', { email: '', ...values, csrfToken: reply.generateCsrf() });
-
   app.get('/dashboard', async (request, reply) => {
     const viewer = await findViewer(request, sessions, accounts);
     if (!viewer) {
-      const notice = NOTICES[(request.query as { done?: string }).done ?? ''];
-      return renderSignIn(reply, { notice });
+      return renderSignIn(reply, config, { notice: noticeOf(request) });
     }
     return renderOverview(request, reply, viewer);
   });
@@ -66,20 +65,18 @@ export function accountRoutes(app: FastifyInstance, sessions: DashboardSessions)
     '/dashboard/sign-in',
     {
       ...csrf,
-      config: { rateLimit: { max: config.DASHBOARD_SIGNIN_RATE_PER_15_MIN, timeWindow: '15 minutes' } },
+      config: signInRateLimit(config),
     },
     async (request, reply) => {
       const form = formOf(request);
       try {
         const { accountId } = await verifySignIn(accounts, form);
-        const { token } = await sessions.create(accountId);
-        reply.setCookie(SESSION_COOKIE, token, cookieOptions(config.DASHBOARD_SESSION_HOURS * 3600));
-        return reply.redirect('/dashboard', 303);
+        return await startSession(reply, sessions, config, accountId);
       } catch (error) {
         if (!isAppError(error) || error.status >= 500) throw error;
         request.log.info({ code: error.code }, 'dashboard sign-in refused');
         const { status, message } = toPublicError(error);
-        return renderSignIn(reply.status(status), { email: form.email ?? '', error: message });
+        return renderSignIn(reply.status(status), config, { email: form.email ?? '', error: message });
       }
     },
   );

@@ -9,6 +9,8 @@ import { accountRoutes } from './account-routes.ts';
 import { assetRoutes } from './assets.ts';
 import { feedRoutes } from './feed-routes.ts';
 import { DashboardSessions } from './session-store.ts';
+import { signInLinkRoutes } from './sign-in-link-routes.ts';
+import { SignInLinks } from './sign-in-links.ts';
 import { CSRF_COOKIE, cookieOptions, noStore } from './viewer.ts';
 
 const CSRF_ERRORS = new Set(['FST_CSRF_INVALID_TOKEN', 'FST_CSRF_MISSING_SECRET']);
@@ -56,4 +58,5 @@ export async function dashboardRoutes(app: FastifyInstance): Promise<void> {
   assetRoutes(app);
   accountRoutes(app, sessions);
   feedRoutes(app, sessions);
+  signInLinkRoutes(app, sessions, new SignInLinks(database.db, clock));
 }

@@ -3,7 +3,11 @@ import type { Clock } from '@repo/server-kit';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+/** 32 random bytes, base64url: 43 characters. */
+export const newToken = () => randomBytes(32).toString('base64url');
+export const isWellFormedToken = (token: string | undefined): token is string =>
+  token !== undefined && /^[\w-]{43}$/.test(token);
 
 export interface SessionAccount {
   accountId: string;
@@ -23,7 +27,7 @@ export class DashboardSessions {
 
   /** Starts a session and returns the token for the cookie. */
   async create(accountId: string): Promise<{ token: string; expiresAt: number }> {
-    const token = randomBytes(32).toString('base64url');
+    const token = newToken();
     const now = this.clock.now();
     const expiresAt = now + this.lifetimeMs;
     await this.db
@@ -37,7 +41,7 @@ export class DashboardSessions {
 
   /** The account of a live session, or undefined for an unknown, malformed or expired token. */
   async accountOf(token: string | undefined): Promise<SessionAccount | undefined> {
-    if (!token || !/^[\w-]{43}$/.test(token)) return undefined;
+    if (!isWellFormedToken(token)) return undefined;
     const row = await this.db
       .selectFrom('dashboard_sessions')
       .innerJoin('accounts', 'accounts.id', 'dashboard_sessions.account_id')

@@ -151,6 +151,14 @@ export interface DashboardSessionTable {
   expires_at: number;
 }
 
+/** A one-time dashboard sign-in link: the SHA-256 of its token, its account and expiry. */
+export interface DashboardSignInLinkTable {
+  id_hash: string;
+  account_id: string;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface DB {
   accounts: AccountTable;
   subscriptions: SubscriptionTable;
@@ -165,6 +173,7 @@ export interface DB {
   seo_metrics: SeoMetricsTable;
   job_leases: JobLeaseTable;
   dashboard_sessions: DashboardSessionTable;
+  dashboard_sign_in_links: DashboardSignInLinkTable;
 }
 
 export type { Generated };

@@ -3,6 +3,7 @@ import { accountsMigration } from './0001_accounts.ts';
 import { zonesMigration } from './0020_zones.ts';
 import { feedMigration } from './0030_feed.ts';
 import { dashboardSessionsMigration } from './0060_dashboard_sessions.ts';
+import { dashboardSignInLinksMigration } from './0061_dashboard_sign_in_links.ts';
 
 /**
  * Every migration of the service, one file each, run in name order on SQLite and Postgres.
@@ -13,4 +14,5 @@ export const migrations: MigrationSet = (dialect) => ({
   '0020_zones': zonesMigration(dialect),
   '0030_feed': feedMigration(dialect),
   '0060_dashboard_sessions': dashboardSessionsMigration(dialect),
+  '0061_dashboard_sign_in_links': dashboardSignInLinksMigration(dialect),
 });
