@@ -6,6 +6,7 @@ import { setImmediate as tick } from 'node:timers/promises';
 import { ManualClock } from '@repo/server-kit';
 import { tempDir } from '@repo/server-kit/testing';
 import { startUpstreamSim } from '@repo/upstream-sim';
+import { loadDomainIntelConfig } from '../src/config.ts';
 import { type BootstrapAnswer, RdapBootstrap } from '../src/rdap/bootstrap.ts';
 
 const ianaShaped = (comUrl: string) =>
@@ -113,5 +114,19 @@ describe('RDAP bootstrap', () => {
     } finally {
       dir.remove();
     }
+  });
+
+  it('refuses bad override and reserved-name configuration by variable name', () => {
+    assert.throws(
+      () => loadDomainIntelConfig({ RDAP_BOOTSTRAP_OVERRIDES: '{not json' }),
+      /RDAP_BOOTSTRAP_OVERRIDES: must be valid JSON/,
+    );
+    assert.throws(
+      () => loadDomainIntelConfig({ RDAP_BOOTSTRAP_OVERRIDES: '{"io":"not a url"}' }),
+      /RDAP_BOOTSTRAP_OVERRIDES/,
+    );
+    assert.throws(() => loadDomainIntelConfig({ CHECK_RESERVED_NAMES: '{"com":"premium"}' }), /CHECK_RESERVED_NAMES/);
+    const config = loadDomainIntelConfig({ RDAP_BOOTSTRAP_OVERRIDES: '{"io":"https://rdap.example/io"}' });
+    assert.deepEqual(config.RDAP_BOOTSTRAP_OVERRIDES, { io: 'https://rdap.example/io' });
   });
 });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify from 'fastify';
 import type { RdapLookup } from '../src/rdap/types.ts';
 import { type EngineUnderTest, startEngine } from './rdap-helpers.ts';
@@ -158,6 +159,26 @@ describe('RDAP client resilience', () => {
       assert.equal(reasonOf(await t.engine.lookupDomain('c.com')), 'circuit_open');
       assert.equal(t.sim.rdap.requestCount('verisign'), before, 'an open circuit sends nothing');
       assert.equal((await t.engine.lookupDomain('up.org', { registryOnly: true })).kind, 'found');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('closes the circuit again after its reset time once the host answers', async () => {
+    const t = await startEngine({ RDAP_BREAKER_MIN_REQUESTS: '1', RDAP_BREAKER_RESET_MS: '200' });
+    try {
+      t.sim.world.register('back.com');
+      t.sim.rdap.setFaults('verisign', { errorStatus: 500 });
+      assert.equal(reasonOf(await t.engine.lookupDomain('back.com')), 'upstream_error');
+      assert.equal(reasonOf(await t.engine.lookupDomain('back.com')), 'circuit_open');
+      t.sim.rdap.clearFaults();
+      let lookup = await t.engine.lookupDomain('back.com', { registryOnly: true });
+      for (let i = 0; i < 50 && lookup.kind !== 'found'; i++) {
+        assert.equal(reasonOf(lookup), 'circuit_open');
+        await sleep(50);
+        lookup = await t.engine.lookupDomain('back.com', { registryOnly: true });
+      }
+      assert.equal(lookup.kind, 'found');
     } finally {
       await t.close();
     }
