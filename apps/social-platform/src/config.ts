@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { baseEnvSchema, envFlag, loadConfig } from '@repo/server-kit';
 import { z } from 'zod';
 
@@ -45,6 +46,11 @@ export const envSchema = baseEnvSchema.extend({
     .default(20 * MB),
   /** Largest accepted image, in pixels (width × height), checked before decoding. */
   UPLOAD_MAX_PIXELS: z.coerce.number().int().min(1).default(50_000_000),
+  /**
+   * Uploads resized at the same time; others wait their turn. Each 12 MP upload holds about
+   * 80 MB while its seven sizes are made, so this bounds memory under a burst of uploads.
+   */
+  IMAGE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(Math.max(1, availableParallelism())),
   /** api.php calls allowed per token per window. */
   API_RATE_LIMIT: z.coerce.number().int().min(1).default(600),
   /** Length of the api.php rate-limit window, in seconds. */

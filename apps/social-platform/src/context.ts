@@ -82,6 +82,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     photos: new PhotosService(db, storage, friends, clock, {
       maxBytes: config.UPLOAD_MAX_BYTES,
       maxPixels: config.UPLOAD_MAX_PIXELS,
+      concurrency: config.IMAGE_CONCURRENCY,
     }),
     apps,
     appAuth: new AppAuthService(db, clock, users, apps, {

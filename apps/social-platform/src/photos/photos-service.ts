@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { AppError, type Clock } from '@repo/server-kit';
 import type { Kysely, Selectable } from 'kysely';
+import PQueue from 'p-queue';
 import { offsetOf, type PageRequest, type PageResult } from '../db/paging.ts';
 import type { DB, PhotoFileTable, PhotoKind, PhotoTable, Visibility } from '../db/schema.ts';
 import { type ImageVariant, type RenderedImage, renderVariants } from '../media/image-pipeline.ts';
@@ -12,6 +13,8 @@ import { PHOTO_VARIANTS, PROFILE_VARIANTS } from './sizes.ts';
 export interface UploadLimits {
   maxBytes: number;
   maxPixels: number;
+  /** Uploads resized at once; the rest queue. */
+  concurrency: number;
 }
 
 export interface StoredFile {
@@ -43,13 +46,17 @@ const MAX_NAME_LENGTH = 200;
  * sizes, all-or-nothing storage) used by photo.addPhoto and by the web pages alike.
  */
 export class PhotosService {
+  private readonly renders: PQueue;
+
   constructor(
     private readonly db: Kysely<DB>,
     private readonly storage: MediaStorage,
     private readonly friends: FriendsService,
     private readonly clock: Clock,
     readonly limits: UploadLimits,
-  ) {}
+  ) {
+    this.renders = new PQueue({ concurrency: limits.concurrency });
+  }
 
   addPhoto(input: NewPhoto): Promise<Photo> {
     return this.store('photo', PHOTO_VARIANTS, input);
@@ -137,7 +144,7 @@ export class PhotosService {
     }
     const data = Buffer.isBuffer(input.data) ? input.data : await readBounded(input.data, this.limits.maxBytes);
     if (data.length > this.limits.maxBytes) throw uploadTooLarge(this.limits.maxBytes);
-    const rendered = await renderVariants(data, variants, { maxPixels: this.limits.maxPixels });
+    const rendered = await this.renders.add(() => renderVariants(data, variants, { maxPixels: this.limits.maxPixels }));
     const keys = await this.writeAll(rendered);
     try {
       const createdAt = this.clock.now();
