@@ -115,13 +115,7 @@ export class AvailabilityService {
     // Our own deadline says nothing about the name, so it is not remembered.
     if (lookup.kind !== 'unknown' || lookup.reason !== 'deadline_exceeded') {
       const { domain: _domain, source: _source, ...verdict } = result;
-      await this.#deps.cache.set(
-        name,
-        verdict,
-        this.#settings.ttlMs[
-          lookup.kind === 'found' ? 'registered' : lookup.kind === 'not_found' ? 'available' : 'unknown'
-        ],
-      );
+      await this.#deps.cache.set(name, verdict, this.#settings.ttlMs[result.status]);
     }
     return result;
   }
@@ -178,7 +172,9 @@ export class AvailabilityService {
   }
 }
 
-function toResult(name: string, lookup: RdapLookup): AvailabilityResult {
+type RdapDecidedStatus = keyof AvailabilitySettings['ttlMs'];
+
+function toResult(name: string, lookup: RdapLookup): AvailabilityResult & { status: RdapDecidedStatus } {
   switch (lookup.kind) {
     case 'found':
       return {
