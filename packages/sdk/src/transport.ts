@@ -129,6 +129,8 @@ function parseJson(text: string): unknown {
 export function retryAfterSeconds(header: string | null): number | undefined {
   if (header === null || header.trim() === '') return undefined;
   if (/^\d+$/.test(header.trim())) return Number(header.trim());
+  // Every HTTP-date form starts with the day name ("Sun, 06 Nov 1994 …"); anything else is not one.
+  if (!/^[A-Za-z]{3,9},? /.test(header.trim())) return undefined;
   const date = Date.parse(header);
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
 }
