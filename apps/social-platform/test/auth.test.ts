@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { databaseTargets } from '@repo/server-kit/testing';
+import { databaseTargets, redisTarget } from '@repo/server-kit/testing';
 import { createTestApp, type TestApp } from './helpers.ts';
 
 async function withApp(target: Parameters<typeof createTestApp>[0]['target'], run: (t: TestApp) => Promise<void>) {
@@ -151,24 +151,49 @@ for (const target of databaseTargets()) {
   });
 }
 
-describe('per-token rate limit', () => {
-  it('answers 429 with Retry-After in the header and the envelope', async () => {
-    const [sqlite] = databaseTargets();
-    const t = await createTestApp({ target: sqlite!, env: { API_RATE_LIMIT: '3', API_RATE_WINDOW_SECONDS: '60' } });
-    try {
-      const user = await t.user('busy');
-      const token = await t.tokenFor(user.id);
-      for (let call = 0; call < 3; call++) {
-        assert.equal((await t.call({ token, method: 'mail.getNewCount' })).status, 200);
+const [sqliteTarget] = databaseTargets();
+for (const redis of [false, true]) {
+  const skip = redis ? redisTarget().skip : false;
+  describe(`per-token rate limit (${redis ? 'Redis' : 'in memory'})`, { skip }, () => {
+    it('answers 429 with Retry-After in the header and the envelope', async () => {
+      const t = await createTestApp({
+        target: sqliteTarget!,
+        redis,
+        env: { API_RATE_LIMIT: '3', API_RATE_WINDOW_SECONDS: '60' },
+      });
+      try {
+        const user = await t.user('busy');
+        const token = await t.tokenFor(user.id);
+        for (let call = 0; call < 3; call++) {
+          assert.equal((await t.call({ token, method: 'mail.getNewCount' })).status, 200);
+        }
+        const limited = await t.app.inject({ url: '/api.php', query: { token, method: 'mail.getNewCount' } });
+        assert.equal(limited.statusCode, 429);
+        assert.equal(limited.json().output.error.code, 'rate_limited');
+        assert.ok(Number(limited.headers['retry-after']) > 0);
+        assert.equal(limited.json().output.error.retry_after, Number(limited.headers['retry-after']));
+        // Another token has its own budget.
+        const other = await t.tokenFor((await t.user('calm')).id);
+        assert.equal((await t.call({ token: other, method: 'mail.getNewCount' })).status, 200);
+      } finally {
+        await t.close();
       }
-      const limited = await t.app.inject({ url: '/api.php', query: { token, method: 'mail.getNewCount' } });
-      assert.equal(limited.statusCode, 429);
-      assert.equal(limited.json().output.error.code, 'rate_limited');
-      assert.ok(Number(limited.headers['retry-after']) > 0);
-      assert.equal(limited.json().output.error.retry_after, Number(limited.headers['retry-after']));
-      // Another token has its own budget.
-      const other = await t.tokenFor((await t.user('calm')).id);
-      assert.equal((await t.call({ token: other, method: 'mail.getNewCount' })).status, 200);
+    });
+  });
+}
+
+describe('expired key and token purge', () => {
+  it('deletes keys and tokens a day after they expired, and nothing younger', async () => {
+    const t = await createTestApp({ target: sqliteTarget! });
+    try {
+      const { user, application } = await appAndUser(t);
+      await exchange(t, await t.ctx.appAuth.issueAppKey(application.id, user.id));
+      await t.ctx.appAuth.issueAppKey(application.id, user.id);
+      assert.equal(await t.ctx.appAuth.purgeExpired(), 0);
+      t.clock.advance(3_600_000 + 86_400_000 + 1);
+      const fresh = await t.ctx.appAuth.issueAppKey(application.id, user.id);
+      assert.equal(await t.ctx.appAuth.purgeExpired(), 3);
+      assert.equal((await exchange(t, fresh)).statusCode, 200);
     } finally {
       await t.close();
     }

@@ -1,5 +1,5 @@
 import { type Clock, ManualClock } from '@repo/server-kit';
-import type { DatabaseTarget } from '@repo/server-kit/testing';
+import { type DatabaseTarget, redisTarget } from '@repo/server-kit/testing';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { type Config, loadPlatformConfig } from '../src/config.ts';
@@ -30,6 +30,8 @@ export interface ApiBody {
 
 export interface TestAppOptions {
   target: DatabaseTarget;
+  /** Use Redis (REDIS_URL) for rate-limit counters, under a key prefix of this run's own. */
+  redis?: boolean;
   clock?: ManualClock;
   env?: Record<string, string>;
 }
@@ -39,11 +41,13 @@ let counter = 0;
 /** A platform on a fresh database and data directory, quiet, with a settable clock. */
 export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
   const provisioned = await options.target.provision();
+  const redis = options.redis ? redisTarget().provision() : undefined;
   const config = loadPlatformConfig({
     NODE_ENV: 'test',
     DATA_DIR: provisioned.dataDir,
     PUBLIC_URL,
     ...(provisioned.databaseUrl ? { DATABASE_URL: provisioned.databaseUrl } : {}),
+    ...(redis && process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     LOG_LEVEL: 'silent',
     ...options.env,
   });
@@ -52,6 +56,7 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
     logger: false,
     clock: clock as Clock,
     postgresSchema: provisioned.postgresSchema,
+    redisKeyPrefix: redis?.keyPrefix,
   });
   const ctx = app.platform;
   let appId: number | undefined;
@@ -87,6 +92,7 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
     },
     async close() {
       await app.close();
+      await redis?.cleanup();
       await provisioned.cleanup();
     },
   };

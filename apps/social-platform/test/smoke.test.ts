@@ -59,5 +59,4 @@ describe('platform documentation and hygiene', () => {
     assert.ok(!logged.includes('spt_secret'));
     assert.ok(!redactUrl('/token.php?key=spk_secret').includes('spk_secret'));
   });
-
 });

@@ -169,3 +169,19 @@ export const tokenRouteSchema = {
     429: ERROR_RESPONSE,
   },
 };
+
+/** api.php by POST: the same parameters as a form, and photo.addPhoto's file. */
+export function apiPostSchema(getSchema: ReturnType<typeof apiRouteSchema>) {
+  return {
+    ...getSchema,
+    summary: 'Call a method with a form body (photo.addPhoto: multipart/form-data)',
+    consumes: ['multipart/form-data', 'application/x-www-form-urlencoded'],
+    body: {
+      type: 'object',
+      properties: {
+        ...getSchema.querystring.properties,
+        photo: { type: 'string', format: 'binary', description: 'photo.addPhoto: the image file.' },
+      },
+    },
+  };
+}

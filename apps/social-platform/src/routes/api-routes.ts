@@ -4,7 +4,7 @@ import rateLimit from '@fastify/rate-limit';
 import { AppError } from '@repo/server-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { envelope, listPaging, SINGLE_VALUE } from '../api/envelope.ts';
-import { apiRouteSchema, tokenRouteSchema } from '../api/openapi.ts';
+import { apiPostSchema, apiRouteSchema, tokenRouteSchema } from '../api/openapi.ts';
 import { parseParams } from '../api/params.ts';
 import { readApiInput } from '../api/read-input.ts';
 import type { ApiCaller } from '../auth/app-auth-service.ts';
@@ -99,7 +99,7 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
   };
   const apiSchema = apiRouteSchema(registry, config.UPLOAD_MAX_BYTES);
   app.get('/api.php', { schema: apiSchema, ...documentationOnly }, api);
-  app.post('/api.php', { schema: { ...apiSchema, hide: true }, ...documentationOnly }, api);
+  app.post('/api.php', { schema: apiPostSchema(apiSchema), ...documentationOnly }, api);
 }
 
 function asSingle(value: unknown, name: string): string | undefined {
