@@ -37,6 +37,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   installErrorHandling(app, (error) => renderApiError(error));
   await app.register(swagger, {
+    // The document describes the Application API (its routes are tagged); web pages stay out.
+    hideUntagged: true,
     openapi: {
       openapi: '3.1.0',
       info: {
