@@ -15,7 +15,7 @@ const NOTICES: Record<string, string> = {
   'signed-out': 'You are signed out.',
 };
 
-export const noticeOf = (request: FastifyRequest) => NOTICES[(request.query as { done?: string }).done ?? ''];
+const noticeOf = (request: FastifyRequest) => NOTICES[(request.query as { done?: string }).done ?? ''];
 
 type FormBody = Record<string, string | undefined>;
 const formOf = (request: FastifyRequest) => (request.body ?? {}) as FormBody;
@@ -30,7 +30,7 @@ export function accountRoutes(app: FastifyInstance, sessions: DashboardSessions)
     request: FastifyRequest,
     reply: FastifyReply,
     viewer: DashboardViewer,
-    extra: { issued?: IssuedKey & { action: string }; error?: string } = {},
+    extra: { issued?: IssuedKey & { action: string } } = {},
   ) {
     const [today, history, keys] = await Promise.all([
       quota.status(viewer.caller),

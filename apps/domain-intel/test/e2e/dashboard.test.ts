@@ -80,8 +80,9 @@ describe('account dashboard in a browser', { skip }, () => {
 
   it('signs in and sees usage rise after API calls', async () => {
     await page.goto(`${baseUrl}/dashboard`);
-    await page.getByLabel('E-mail').fill(EMAIL);
+    await page.getByLabel('E-mail', { exact: true }).fill(EMAIL);
     await page.getByLabel('API key').fill(key);
+    await screenshot(page, 'dashboard-sign-in', { fullPage: false });
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Account', exact: true }).waitFor();
     assert.equal(await usedToday(), 0);
