@@ -12,6 +12,7 @@ import { authentication } from './http/authentication.ts';
 import { renderError } from './http/envelope.ts';
 import { pages } from './http/pages.ts';
 import { ErrorEnvelope } from './http/schemas.ts';
+import { jobsScheduler } from './jobs/scheduler-plugin.ts';
 import { healthRoutes } from './routes/health.ts';
 import { signupRoutes } from './routes/signup.ts';
 import { v1Routes } from './routes/v1/index.ts';
@@ -91,6 +92,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(healthRoutes);
   await app.register(zoneIndexRefresher);
+  await app.register(jobsScheduler);
   await app.register(pages);
   await app.register(signupRoutes);
   await app.register(dashboardRoutes);

@@ -8,6 +8,8 @@ import { buildApp } from './app.ts';
 import { registerAccountCommands } from './cli/accounts-commands.ts';
 import { loadDomainIntelConfig } from './config.ts';
 import { type AppContext, createContext } from './context.ts';
+import { registerEnrichCommands } from './enrich/cli.ts';
+import { registerJobsCommands } from './jobs/cli.ts';
 import { registerZonesCommands } from './zones/cli.ts';
 
 const program = new Command('domain-intel')
@@ -44,6 +46,8 @@ program
 
 registerAccountCommands(program, getContext);
 registerZonesCommands(program, getContext);
+registerJobsCommands(program, getContext);
+registerEnrichCommands(program, getContext);
 
 async function main(): Promise<void> {
   try {

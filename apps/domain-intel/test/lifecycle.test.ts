@@ -55,7 +55,7 @@ for (const target of databaseTargets()) {
 
       rdap.status('walker.com', 'redemption period');
       let result = await lifecycle.recheckDue({ tlds: ['com'] });
-      assert.deepEqual(result, { checked: 1, transitions: 1, dropped: 0, unknown: 0 });
+      assert.deepEqual(result, { checked: 1, transitions: 1, dropped: 0, unknown: 0, skipped: 0 });
       assert.equal((await row('walker.com'))?.status, 'redemption');
 
       // Not due again for a day: nothing is asked.
@@ -179,6 +179,27 @@ for (const target of databaseTargets()) {
         .where('domain', 'like', 'bulk%')
         .executeTakeFirstOrThrow();
       assert.equal(Number(counted.n), 1_200);
+    });
+
+    it('starts no lookup once the run is out of time, and counts no failure for it', async () => {
+      await lifecycle.applyZoneDiff({
+        tld: 'net',
+        fromDate: '2026-03-13',
+        toDate: '2026-03-14',
+        changes: changes(['late-run.net', 'removed']),
+      });
+      rdap.asked.length = 0;
+      const result = await lifecycle.recheckDue({ tlds: ['net'], deadline: Date.now() - 1 });
+      assert.ok(result.skipped >= 1);
+      assert.equal(result.checked, 0);
+      assert.deepEqual(rdap.asked, []);
+      const row = await database.db
+        .selectFrom('feed_domains')
+        .selectAll()
+        .where('domain', '=', 'late-run.net')
+        .executeTakeFirstOrThrow();
+      assert.equal(row.check_failures, 0);
+      assert.ok(row.next_check_at! <= clock.now());
     });
 
     it('re-checks the names expected to drop soonest first, within the per-TLD budget', async () => {

@@ -30,6 +30,7 @@ export async function startBullmqWorker(
       { name, opts: { removeOnComplete: 100, removeOnFail: 500 } },
     );
   }
+  const workerConnection = connection.duplicate({ maxRetriesPerRequest: null });
   const worker = new Worker(
     PIPELINE_QUEUE,
     async (job) => {
@@ -38,13 +39,15 @@ export async function startBullmqWorker(
       log.info(outcome.status === 'completed' ? `${name} pipeline finished` : `${name} pipeline skipped (lease held)`);
       return outcome.status === 'completed' ? outcome.result : { skipped: true };
     },
-    { connection: connection.duplicate({ maxRetriesPerRequest: null }), prefix, concurrency: 2 },
+    { connection: workerConnection, prefix, concurrency: 2 },
   );
   worker.on('failed', (job, error) => log.error(error, `${job?.name ?? 'pipeline'} job failed`));
   return {
     async close() {
       await worker.close();
       await queue.close();
+      // BullMQ leaves connections it was given open; they are ours to close.
+      workerConnection.disconnect();
       connection.disconnect();
     },
   };

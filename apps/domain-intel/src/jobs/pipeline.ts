@@ -85,7 +85,8 @@ export async function runHourlyPipeline(
   const progress = options.progress ?? silentProgress;
   progress.step('RDAP re-checks');
   const rdap = await ctx.lifecycle.recheckDue({
-    deadline: ctx.clock.now() + HOURLY_RDAP_BUDGET_MS,
+    // A wall-clock budget (the RDAP client measures deadlines with the real clock).
+    deadline: Date.now() + HOURLY_RDAP_BUDGET_MS,
     onProgress: (done, total) => progress.update(done, total),
   });
   progress.step('enrichment');

@@ -14,7 +14,7 @@ export interface RecheckOptions {
   perTldBudget: number;
   /** Lookups in flight per TLD (the RDAP client also throttles per server). */
   perTldConcurrency: number;
-  /** Give up on lookups still running after this time (epoch ms). */
+  /** Wall-clock time (Date.now() epoch ms) after which no lookup is started or continued. */
   deadline?: number;
   onProgress?: (done: number, total: number) => void;
 }
@@ -24,6 +24,8 @@ export interface RecheckResult {
   transitions: number;
   dropped: number;
   unknown: number;
+  /** Due candidates left for the next run because the deadline passed. */
+  skipped: number;
 }
 
 interface Candidate {
@@ -45,7 +47,7 @@ export async function recheckDueCandidates(
   options: RecheckOptions,
 ): Promise<RecheckResult> {
   const now = clock.now();
-  const result: RecheckResult = { checked: 0, transitions: 0, dropped: 0, unknown: 0 };
+  const result: RecheckResult = { checked: 0, transitions: 0, dropped: 0, unknown: 0, skipped: 0 };
   const batches = await Promise.all(
     options.tlds.map((tld) =>
       db
@@ -69,6 +71,10 @@ export async function recheckDueCandidates(
       await queue.addAll(
         candidates.map((candidate) => async () => {
           const outcome = await recheckOne(db, clock, rdap, candidate, options.deadline);
+          if (outcome === 'skipped') {
+            result.skipped += 1;
+            return;
+          }
           result.checked += 1;
           if (outcome === 'unknown') result.unknown += 1;
           else if (outcome !== 'unchanged') {
@@ -91,6 +97,8 @@ async function recheckOne(
   deadline: number | undefined,
 ): Promise<string> {
   if (!isPipelineStatus(candidate.status)) return 'unchanged';
+  // Out of time for this run: leave the candidate due for the next one, no failure counted.
+  if (deadline !== undefined && Date.now() >= deadline) return 'skipped';
   const current: PipelineStatus = candidate.status;
   const lookup = await rdap.lookupDomain(candidate.domain, { registryOnly: true, ...(deadline ? { deadline } : {}) });
   const now = clock.now();

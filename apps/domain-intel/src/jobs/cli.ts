@@ -1,0 +1,118 @@
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import { type Command, InvalidArgumentError } from 'commander';
+import { table } from '../cli/output.ts';
+import type { AppContext } from '../context.ts';
+import { assertSnapshotDate } from '../zones/index.ts';
+import { startBullmqWorker } from './bullmq.ts';
+import type { LeasedOutcome } from './lease.ts';
+import type { DailyReport, HourlyReport } from './pipeline.ts';
+import { runJob } from './pipeline.ts';
+import { terminalProgress } from './progress.ts';
+
+type GetContext = () => Promise<AppContext>;
+
+export interface JobsCliOutput {
+  stdout: Writable;
+  stderr: NodeJS.WriteStream | Writable;
+}
+
+const dateOption = (value: string) => {
+  try {
+    return assertSnapshotDate(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+};
+
+export function describeDaily(report: DailyReport): string {
+  const rows = report.tlds.map((tld) => ({
+    tld: tld.tld,
+    snapshot: tld.snapshot,
+    names: tld.names,
+    compared_with: tld.diff?.fromDate ?? (tld.error ? null : 'first snapshot'),
+    left_zone: tld.diff?.removed,
+    entered_zone: tld.diff?.added,
+    transitions: tld.diff?.transitions,
+    error: tld.error,
+  }));
+  return `Daily pipeline for ${report.date}\n${table(rows)}\nalt-TLD demand refreshed for ${report.altTldRows} feed rows`;
+}
+
+export function describeHourly(report: HourlyReport): string {
+  const { rdap, enrichment } = report;
+  return [
+    `RDAP re-checks: ${rdap.checked} checked, ${rdap.transitions} transitions (${rdap.dropped} verified drops), ` +
+      `${rdap.unknown} without answer, ${rdap.skipped} left for the next run`,
+    `Enrichment: ${enrichment.enriched} rows enriched, ${enrichment.deferred} deferred`,
+    ...enrichment.errors.map((error) => `  ${error}`),
+  ].join('\n');
+}
+
+/**
+ * `domain-intel pipeline daily|hourly` (run a job once, with progress on a terminal) and
+ * `domain-intel worker` (run the scheduled jobs from BullMQ until stopped).
+ */
+export function registerJobsCommands(
+  program: Command,
+  getContext: GetContext,
+  output: JobsCliOutput = { stdout: process.stdout, stderr: process.stderr },
+): void {
+  const report = <T>(outcome: LeasedOutcome<T>, describe: (result: T) => string, failed: (result: T) => boolean) => {
+    if (outcome.status === 'skipped') {
+      output.stderr.write(`Skipped: the job is already running (${outcome.heldBy ?? 'another process'}).\n`);
+      process.exitCode = 75;
+      return;
+    }
+    output.stdout.write(`${describe(outcome.result)}\n`);
+    if (failed(outcome.result)) process.exitCode = 1;
+  };
+  const progress = () => terminalProgress(output.stderr as NodeJS.WriteStream);
+
+  const pipeline = program.command('pipeline').description('Run a step of the dropped-domain pipeline once');
+  pipeline
+    .command('daily')
+    .description('Download and snapshot the tracked zones, diff them, update the lifecycle (the 06:00 UTC job)')
+    .option('--date <YYYY-MM-DD>', 'UTC date of the zones (default: today)', dateOption)
+    .action(async (options: { date?: string }) => {
+      const ctx = await getContext();
+      const outcome = await runJob(ctx, 'daily', {
+        ...(options.date ? { date: options.date } : {}),
+        progress: progress(),
+      });
+      report(outcome, describeDaily, (result) => result.tlds.some((tld) => tld.error !== null));
+    });
+  pipeline
+    .command('hourly')
+    .description('RDAP re-checks of the candidates that are due, then enrichment (the hourly job)')
+    .action(async () => {
+      const ctx = await getContext();
+      report(await runJob(ctx, 'hourly', { progress: progress() }), describeHourly, () => false);
+    });
+
+  program
+    .command('worker')
+    .description('Run the daily and hourly jobs on BullMQ (needs REDIS_URL) until SIGINT/SIGTERM')
+    .action(async () => {
+      const ctx = await getContext();
+      if (!ctx.config.REDIS_URL) {
+        output.stderr.write(
+          'The worker runs jobs from BullMQ and needs REDIS_URL; without it the API runs them itself.\n',
+        );
+        process.exitCode = 2;
+        return;
+      }
+      const log = {
+        info: (message: string) => output.stdout.write(`${new Date().toISOString()} ${message}\n`),
+        error: (error: unknown, message: string) =>
+          output.stderr.write(
+            `${new Date().toISOString()} ${message}: ${error instanceof Error ? error.message : error}\n`,
+          ),
+      };
+      const worker = await startBullmqWorker(ctx, log);
+      log.info('worker started: daily at 06:00 UTC, hourly at :30');
+      await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
+      log.info('stopping: finishing the job in progress');
+      await worker.close();
+    });
+}

@@ -1,0 +1,151 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { ManualClock } from '@repo/server-kit';
+import { databaseTargets } from '@repo/server-kit/testing';
+import {
+  SIM_MAJESTIC_KEY,
+  SIM_MOZ_TOKEN,
+  SimWorld,
+  startUpstreamSim,
+  type UpstreamSim,
+  webFacts,
+  ZoneChurn,
+} from '@repo/upstream-sim';
+import { runDemoPipeline } from '../src/jobs/demo.ts';
+import { runDailyPipeline } from '../src/jobs/pipeline.ts';
+import { bearer, createTestApp, type TestApp } from './helpers.ts';
+import { simRdapEnv } from './rdap-helpers.ts';
+
+const TLDS = ['com', 'net', 'org'];
+
+/** The environment that points every upstream of the pipeline at the simulator. */
+function simEnv(sim: UpstreamSim): Record<string, string> {
+  return {
+    ...simRdapEnv(sim, { RDAP_BREAKER_MIN_REQUESTS: '1000' }),
+    TRACKED_TLDS: TLDS.join(','),
+    CZDS_AUTH_URL: `${sim.url}/czds-auth`,
+    CZDS_API_URL: sim.url,
+    CZDS_USERNAME: sim.czds.username,
+    CZDS_PASSWORD: sim.czds.password,
+    CZDS_RETRY_DELAY_MS: '5',
+    WAYBACK_CDX_URL: `${sim.url}/wayback/cdx/search/cdx`,
+    WAYBACK_REQUESTS_PER_MINUTE: '6000',
+    MOZ_API_URL: `${sim.url}/moz/v2/url_metrics`,
+    MOZ_TOKEN: SIM_MOZ_TOKEN,
+    MAJESTIC_API_URL: `${sim.url}/majestic/api/json`,
+    MAJESTIC_API_KEY: SIM_MAJESTIC_KEY,
+    FEED_COUNT_CACHE_SECONDS: '0',
+  };
+}
+
+for (const target of databaseTargets()) {
+  describe(`pipeline end to end on the simulator (${target.name})`, { skip: target.skip }, () => {
+    let sim: UpstreamSim;
+    let t: TestApp;
+    let churn: ZoneChurn;
+    const purged = new Set<string>();
+    const restored = new Set<string>();
+
+    before(async () => {
+      const world = new SimWorld('2026-03-01T06:00:00Z');
+      sim = await startUpstreamSim({ world });
+      churn = new ZoneChurn(world, {
+        seed: 42,
+        tlds: TLDS,
+        namesPerTld: 40,
+        expirySpreadDays: 3,
+        renewRate: 0.4,
+        restoreRate: 0.3,
+        reRegisterRate: 0,
+        newPerDay: 1,
+        redemptionDays: 1,
+        pendingDeleteDays: 1,
+      });
+      churn.seed();
+      // The service's clock follows the simulated world.
+      const clock = new ManualClock(world.now());
+      t = await createTestApp({ target, clock, env: simEnv(sim) });
+      const advanceDay = churn.advanceDay.bind(churn);
+      churn.advanceDay = () => {
+        const day = advanceDay();
+        clock.set(world.now());
+        for (const name of day.purged) purged.add(name);
+        for (const name of day.restored) restored.add(name);
+        return day;
+      };
+      await runDemoPipeline(t.app.ctx, churn, { days: 5 });
+    });
+    after(async () => {
+      await t?.close();
+      await sim?.close();
+    });
+
+    it('the feed shows exactly the drops RDAP verified, with their enrichment', async () => {
+      assert.ok(purged.size >= 5, `the churn purged names (${purged.size})`);
+      const key = await t.keyFor('starter');
+      const response = await t.app.inject({ url: '/v1/domains?limit=100', headers: bearer(key) });
+      assert.equal(response.statusCode, 200, response.body);
+      const rows = response.json().data as Array<Record<string, unknown>>;
+      assert.deepEqual(rows.map((row) => row.domain).sort(), [...purged].sort());
+      assert.equal(response.json().meta.total, purged.size);
+
+      for (const row of rows) {
+        const name = row.domain as string;
+        const facts = webFacts(sim.world, name)!;
+        assert.equal(row.status, 'dropped');
+        assert.ok(row.dropped_at && row.verified_at);
+        assert.equal(row.da, facts.da ?? null, `${name} da`);
+        assert.equal(row.tf, facts.tf ?? 0, `${name} tf (Majestic reports 0 for names without links)`);
+        assert.equal(
+          row.first_archived,
+          facts.firstArchivedAt === undefined ? null : new Date(facts.firstArchivedAt).toISOString().slice(0, 10),
+        );
+        const label = name.slice(0, name.indexOf('.'));
+        const own = name.slice(name.indexOf('.') + 1);
+        const expectedAlt = TLDS.filter((tld) => tld !== own && sim.world.get(`${label}.${tld}`)?.inZone);
+        assert.deepEqual(row.alt_tlds, expectedAlt, `${name} alt TLDs`);
+        assert.equal(row.alt_tld_count, expectedAlt.length);
+      }
+    });
+
+    it('records every transition with its evidence, and restored names end as returned', async () => {
+      const name = [...purged].sort()[0]!;
+      const history = await t.app.ctx.lifecycle.history(name);
+      assert.deepEqual(
+        history.map((step) => [step.from, step.to, step.evidence]),
+        [
+          ['in-zone', 'left-zone', 'zone_removed'],
+          ['left-zone', 'redemption', 'rdap_status'],
+          ['redemption', 'pending-delete', 'rdap_status'],
+          ['pending-delete', 'dropped', 'rdap_not_found'],
+        ],
+      );
+      const comeBacks = await t.app.ctx.database.db
+        .selectFrom('feed_domains')
+        .select(['domain', 'status'])
+        .where('domain', 'in', [...restored, '-'])
+        .execute();
+      assert.ok(comeBacks.length > 0);
+      for (const row of comeBacks) assert.equal(row.status, 'returned', row.domain);
+    });
+
+    it('re-running a finished day changes nothing', async () => {
+      const count = async () =>
+        Number(
+          (
+            await t.app.ctx.database.db
+              .selectFrom('domain_transitions')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      const before = await count();
+      const report = await runDailyPipeline(t.app.ctx, { date: new Date(sim.world.now()).toISOString().slice(0, 10) });
+      for (const tld of report.tlds) {
+        assert.equal(tld.snapshot, 'already_imported');
+        assert.equal(tld.diff?.status, 'already_applied');
+      }
+      assert.equal(await count(), before);
+    });
+  });
+}
