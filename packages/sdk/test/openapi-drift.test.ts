@@ -184,6 +184,23 @@ describe('the SDK agrees with the served OpenAPI documents', () => {
     }
   });
 
+  it('Platform: the upload methods are served as multipart POSTs with the fields the SDK sends', () => {
+    const post = operationOf(platformDoc, 'POST', '/api.php') as OpenApiOperation & {
+      requestBody?: {
+        content?: Record<
+          string,
+          { schema: JsonSchema & { properties?: Record<string, JsonSchema & { format?: string }> } }
+        >;
+      };
+    };
+    const fields = post.requestBody?.content?.['multipart/form-data']?.schema.properties ?? {};
+    for (const [name, method] of Object.entries(PLATFORM_METHODS)) {
+      if (method.http !== 'POST') continue;
+      for (const param of method.params) assert.ok(fields[param], `${name}: form field ${param} is served`);
+    }
+    assert.equal(fields.photo?.format, 'binary', 'photo is a file part');
+  });
+
   it('Platform: every api.php method, its HTTP method and its parameters match the served reference', () => {
     const api = operationOf(platformDoc, 'GET', '/api.php');
     const methodParameter = api.parameters?.find((parameter) => parameter.name === 'method') as
