@@ -231,6 +231,7 @@ for (const target of databaseTargets()) {
         assert.deepEqual((await call({ method: 'notification.get', page: 5 })).body.output, []);
         await w.t.ctx.notifications.markSeen(w.alice.id, first.body.output[0].notification_id);
         assert.equal((await call({ method: 'notification.getNewCount' })).body.output, 11);
+        assert.equal((await call({ method: 'notification.getNewCount', user_id: w.alice.id })).body.output, 11);
       });
 
       it('refuses notifications of another user or of nobody', async () => {
@@ -271,6 +272,28 @@ for (const target of databaseTargets()) {
         const mine = await call({ method: 'photo.getPhotos' });
         assert.deepEqual(mine.body, { api: { total: 0, pages: 0, current_page: 1 }, output: [] });
         assert.equal((await call({ method: 'photo.getPhotos', user_id: 999_999 })).status, 404);
+      });
+
+      it('pages photos 10 at a time with correct totals past the end', async () => {
+        const sharp = (await import('sharp')).default;
+        const tiny = await sharp({ create: { width: 16, height: 12, channels: 3, background: '#204060' } })
+          .png()
+          .toBuffer();
+        for (let n = 1; n <= 11; n++) {
+          await w.t.ctx.photos.addPhoto({ ownerId: w.carol.id, name: `Photo ${n}`, data: tiny });
+        }
+        const first = await call({ method: 'photo.getPhotos', user_id: w.carol.id });
+        assert.deepEqual(first.body.api, { total: 11, pages: 2, current_page: 1 });
+        assert.equal(first.body.output[0].name, 'Photo 11');
+        const second = await call({ method: 'photo.getPhotos', user_id: w.carol.id, page: 2 });
+        assert.deepEqual(
+          second.body.output.map((photo: { name: string }) => photo.name),
+          ['Photo 1'],
+        );
+        const past = await call({ method: 'photo.getPhotos', user_id: w.carol.id, page: 3 });
+        assert.deepEqual(past.body, { api: { total: 11, pages: 2, current_page: 3 }, output: [] });
+        const bad = await call({ method: 'photo.getPhotos', page: '-1' });
+        assert.equal(bad.body.output.error.code, 'invalid_parameter');
       });
     });
   });

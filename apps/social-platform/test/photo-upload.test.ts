@@ -109,7 +109,7 @@ for (const target of databaseTargets()) {
       }
     });
 
-    it('keeps PNG as PNG and turns GIF into WebP', async () => {
+    it('keeps PNG as PNG and turns GIF, WebP and AVIF into WebP', async () => {
       const png = await sharp({ create: { width: 30, height: 30, channels: 4, background: '#00000080' } })
         .png()
         .toBuffer();
@@ -121,6 +121,14 @@ for (const target of databaseTargets()) {
       const fromGif = await upload({ name: 'anim.gif', type: 'image/gif', data: gif });
       assert.equal(fromGif.status, 200);
       assert.match(fromGif.body.output['75px'], /\.webp$/);
+      for (const format of ['webp', 'avif'] as const) {
+        const image = await sharp({ create: { width: 24, height: 16, channels: 3, background: '#00ff00' } })
+          .toFormat(format)
+          .toBuffer();
+        const uploaded = await upload({ name: `image.${format}`, type: `image/${format}`, data: image });
+        assert.equal(uploaded.status, 200, format);
+        assert.match(uploaded.body.output.original, /\.webp$/, format);
+      }
     });
 
     it('refuses a truncated JPEG', async () => {
