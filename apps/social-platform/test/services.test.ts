@@ -52,6 +52,17 @@ for (const target of databaseTargets()) {
         [user.id],
       );
       assert.equal((await t.ctx.users.search('100%', { page: 1, perPage: 10 })).total, 0);
+      const fan = await t.user('pct');
+      await t.ctx.database.db
+        .updateTable('users')
+        .set({ full_name: 'Fan 100% Club' })
+        .where('id', '=', fan.id)
+        .execute();
+      assert.deepEqual(
+        (await t.ctx.users.search('100%', { page: 1, perPage: 10 })).items.map((item) => item.id),
+        [fan.id],
+      );
+      assert.equal((await t.ctx.users.search('1_0', { page: 1, perPage: 10 })).total, 0);
     });
 
     it('handles friend requests: request, accept, decline, mutual request, unfriend', async () => {

@@ -9,8 +9,6 @@ export interface PageResult<T> {
   total: number;
 }
 
-export const firstPage = (perPage = 10): PageRequest => ({ page: 1, perPage });
-
 export const offsetOf = (request: PageRequest): number => (request.page - 1) * request.perPage;
 
 /** Escapes LIKE wildcards so a search for `50%` finds the text `50%`. */

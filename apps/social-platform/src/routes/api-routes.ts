@@ -80,11 +80,16 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
 
   const api = async (request: FastifyRequest, reply: FastifyReply) => {
     const queryToken = (request.query as { token?: unknown }).token;
-    // With the token in the query an unauthenticated upload is refused before its body is read.
-    if (typeof queryToken === 'string') request.apiCaller = await appAuth.authenticate(queryToken);
+    // With the token in the query, an unauthenticated or rate-limited upload is refused before its body is read.
+    if (typeof queryToken === 'string') {
+      request.apiCaller = await appAuth.authenticate(queryToken);
+      await checkTokenRate(request);
+    }
     const input = await readApiInput(request, config.UPLOAD_MAX_BYTES);
-    if (!request.apiCaller) request.apiCaller = await appAuth.authenticate(asSingle(input.fields.token, 'token'));
-    await checkTokenRate(request);
+    if (!request.apiCaller) {
+      request.apiCaller = await appAuth.authenticate(asSingle(input.fields.token, 'token'));
+      await checkTokenRate(request);
+    }
     const method = registry.resolve(asSingle(input.fields.method, 'method'));
     if (method.httpMethod === 'POST' && request.method !== 'POST') {
       reply.header('Allow', 'POST');

@@ -1,5 +1,5 @@
 import { AppError, type Clock } from '@repo/server-kit';
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import { z } from 'zod';
 import { isUniqueViolation } from '../db/errors.ts';
 import { likePattern, offsetOf, type PageRequest, type PageResult } from '../db/paging.ts';
@@ -145,8 +145,9 @@ export class UsersService {
     const pattern = likePattern(query.trim());
     const base = this.db
       .selectFrom('users')
-      .where((eb) =>
-        eb.or([eb(eb.fn('lower', ['full_name']), 'like', pattern), eb(eb.fn('lower', ['user_name']), 'like', pattern)]),
+      // An explicit ESCAPE: SQLite has no default escape character for LIKE.
+      .where(
+        sql<boolean>`(lower(full_name) like ${pattern} escape '\\' or lower(user_name) like ${pattern} escape '\\')`,
       );
     const [items, count] = await Promise.all([
       base.select(USER_COLUMNS).orderBy('full_name').orderBy('id').limit(page.perPage).offset(offsetOf(page)).execute(),
