@@ -1,0 +1,34 @@
+import type { Dialect } from '@repo/server-kit';
+import { type Kysely, sql } from 'kysely';
+
+export const FEED_BENCH_TLDS = ['com', 'net', 'org', 'info', 'biz', 'xyz', 'online', 'site', 'top', 'store'];
+const DAY = 86_400_000;
+
+/**
+ * Fills feed_domains with `rows` deterministic rows in one statement generated in the database:
+ * 80 % dropped over the last 60 days, 10 TLDs, 80 % with an archive date, 70 % with DA, 60 % with TF.
+ */
+export async function populateFeed(db: Kysely<unknown>, dialect: Dialect, rows: number, now: number): Promise<void> {
+  const pick = (values: string[], expression: string) =>
+    `case ${expression} ${values.map((value, i) => `when ${i} then '${value}'`).join(' ')} end`;
+  const tld = pick(FEED_BENCH_TLDS, 'n % 10');
+  const status = `case when n % 20 < 16 then 'dropped' when n % 20 < 18 then 'pending-delete' when n % 20 = 18 then 'redemption' else 'left-zone' end`;
+  const columns = `domain, tld, label, status, status_since, dropped_at, verified_at, first_archived_at, alt_tld_count, alt_tlds,
+    da, tf, length, has_hyphen, has_digit, updated_at`;
+  const select = `select
+      'bench' || n || '.' || ${tld}, ${tld}, 'bench' || n, ${status}, ${now} - (n % 30) * ${DAY},
+      case when n % 20 < 16 then ${now} - ((n * 7919) % 86400) * 60000 end,
+      ${now} - (n % 24) * 3600000,
+      case when (n * 31) % 10 < 8 then ${now} - ((n * 104729) % 9000) * ${DAY} end,
+      n % 4, ${pick(['', 'net', 'net,org', 'net,org,info'], 'n % 4')},
+      case when (n * 13) % 10 < 7 then (n * 37) % 100 end,
+      case when (n * 17) % 10 < 6 then (n * 53) % 80 end,
+      length('bench' || n), 0, 1, ${now}`;
+  const statement =
+    dialect === 'postgres'
+      ? `insert into feed_domains (${columns}) ${select} from generate_series(1::bigint, ${rows}::bigint) as n`
+      : `insert into feed_domains (${columns}) with recursive seq(n) as (select 1 union all select n + 1 from seq where n < ${rows}) ${select} from seq`;
+  await sql.raw(statement).execute(db);
+  // Statistics (and, on Postgres, the visibility map index-only scans need) as a settled table has them.
+  await sql.raw(dialect === 'postgres' ? 'vacuum analyze feed_domains' : 'analyze').execute(db);
+}
