@@ -298,3 +298,53 @@ for (const target of databaseTargets()) {
     });
   });
 }
+
+for (const target of databaseTargets()) {
+  describe(`api.php hostile input (${target.name})`, { skip: target.skip }, () => {
+    let t: TestApp;
+    let token: string;
+    before(async () => {
+      t = await createTestApp({ target });
+      token = await t.tokenFor((await t.user('target')).id);
+    });
+    after(() => t.close());
+
+    it('answers malformed calls with a 4xx code, never a 500', async () => {
+      const cases: Array<{ url: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; payload?: string }> =
+        [
+          { url: `/api.php?token=${token}&method=user.getUser&user_id=2147483648` },
+          { url: `/api.php?token=${token}&method=user.getUser&user_id=99999999999999999999` },
+          { url: `/api.php?token=${token}&method=user.getUser&user_id=1&user_id=2` },
+          { url: `/api.php?token=${token}&method=user.getUser&method=friend.getFriends` },
+          { url: `/api.php?token=${token}&token=${token}&method=user.getUser` },
+          { url: `/api.php?token=${token}&method=${'a'.repeat(5000)}.b` },
+          { url: `/api.php?token=${token}&method=friend.getFriends&page=99999999999` },
+          { url: '/api.php?token[]=x&method=user.getUser' },
+          {
+            url: '/api.php',
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            payload: JSON.stringify({ token: { nested: true }, method: 'user.getUser' }),
+          },
+          {
+            url: `/api.php?token=${token}`,
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            payload: JSON.stringify({ method: ['user.getUser'] }),
+          },
+          { url: '/api.php', method: 'POST', headers: { 'content-type': 'text/plain' }, payload: 'token=x' },
+          { url: '/api.php', method: 'POST', headers: { 'content-type': 'multipart/form-data' }, payload: 'garbage' },
+          { url: '/token.php?key[]=1' },
+        ];
+      for (const { url, method = 'GET', headers, payload } of cases) {
+        const response = await t.app.inject({ method, url, headers, payload });
+        assert.ok(
+          response.statusCode >= 400 && response.statusCode < 500,
+          `${url}: ${response.statusCode} ${response.body}`,
+        );
+        const error = response.json().output?.error;
+        assert.match(error?.code ?? '', /^[a-z_]+$/, `${url}: ${response.body}`);
+      }
+    });
+  });
+}

@@ -26,6 +26,7 @@ export const ERROR_CODES: Array<[code: string, status: number, meaning: string]>
   ['unsupported_image_type', 415, 'The file is not a JPEG, PNG, WebP, GIF or AVIF image (judged by content).'],
   ['invalid_image', 422, 'The image is damaged or truncated.'],
   ['unexpected_file', 400, 'A file was sent in a field other than photo.'],
+  ['invalid_body', 400, 'The form or multipart body is malformed.'],
 ];
 
 const PAGING = {

@@ -1,4 +1,4 @@
-import { AppError } from '@repo/server-kit';
+import { AppError, isAppError } from '@repo/server-kit';
 import type { FastifyRequest } from 'fastify';
 import type { UploadedFile } from './params.ts';
 
@@ -31,16 +31,27 @@ export async function readApiInput(request: FastifyRequest, maxBytes: number): P
   }
   const fields: Record<string, unknown> = {};
   const files: Record<string, UploadedFile> = {};
-  for await (const part of request.parts()) {
-    if (part.type === 'file') {
-      if (!FILE_FIELDS.has(part.fieldname) || files[part.fieldname]) {
-        part.file.resume();
-        throw new AppError(400, 'unexpected_file', `Unexpected file field ${part.fieldname}; send one file as photo.`);
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        if (!FILE_FIELDS.has(part.fieldname) || files[part.fieldname]) {
+          part.file.resume();
+          throw new AppError(
+            400,
+            'unexpected_file',
+            `Unexpected file field ${part.fieldname}; send one file as photo.`,
+          );
+        }
+        files[part.fieldname] = { data: await part.toBuffer(), filename: part.filename, mimetype: part.mimetype };
+      } else {
+        fields[part.fieldname] =
+          fields[part.fieldname] === undefined ? part.value : [fields[part.fieldname], part.value];
       }
-      files[part.fieldname] = { data: await part.toBuffer(), filename: part.filename, mimetype: part.mimetype };
-    } else {
-      fields[part.fieldname] = fields[part.fieldname] === undefined ? part.value : [fields[part.fieldname], part.value];
     }
+  } catch (error) {
+    // Our errors and @fastify/multipart's limits carry a status; busboy's parse errors do not.
+    if (isAppError(error) || typeof (error as { statusCode?: unknown }).statusCode === 'number') throw error;
+    throw new AppError(400, 'invalid_body', 'The multipart/form-data body is malformed.', { cause: error });
   }
   return { fields: { ...fields, ...query }, files };
 }

@@ -109,7 +109,7 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
 
 function asSingle(value: unknown, name: string): string | undefined {
   if (value === undefined || typeof value === 'string') return value;
-  throw new AppError(400, 'invalid_parameter', `Parameter ${name} must be given once.`, {
+  throw new AppError(400, 'invalid_parameter', `Parameter ${name} must be given once, as text.`, {
     details: { parameter: name },
   });
 }
