@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { databaseTargets, tempDir } from '@repo/server-kit/testing';
+import { databaseTargets, redisTarget, tempDir } from '@repo/server-kit/testing';
 import { feedRow } from './feed-helpers.ts';
 import { bearer, createTestApp, type TestApp } from './helpers.ts';
 
@@ -183,3 +183,24 @@ for (const target of databaseTargets()) {
     });
   });
 }
+
+const redis = redisTarget();
+describe('GET /v1/sample with the Redis rate-limit store', { skip: redis.skip }, () => {
+  it('limits per client IP through Redis', async () => {
+    const [sqlite] = databaseTargets();
+    const t = await createTestApp({ target: sqlite!, redis: true, env: { SAMPLE_RATE_PER_DAY: '2' } });
+    try {
+      const ask = () => t.app.inject({ url: '/v1/sample?domain=example.com', remoteAddress: '192.0.2.44' });
+      assert.equal((await ask()).statusCode, 200);
+      assert.equal((await ask()).statusCode, 200);
+      const limited = await ask();
+      assert.equal(limited.statusCode, 429);
+      assert.equal(limited.json().error.code, 'rate_limited');
+      assert.ok(Number(limited.headers['retry-after']) > 0);
+      const keys = await t.app.ctx.redis!.keys('*sample-rate*');
+      assert.ok(keys.length > 0, 'the counter lives in Redis');
+    } finally {
+      await t.close();
+    }
+  });
+});
