@@ -8,6 +8,7 @@ import { Command } from 'commander';
 import { registerEnrichCommands } from '../src/enrich/cli.ts';
 import { enqueueJob, startBullmqWorker } from '../src/jobs/bullmq.ts';
 import { registerJobsCommands } from '../src/jobs/cli.ts';
+import { startInProcessScheduler } from '../src/jobs/in-process-scheduler.ts';
 import { JobLeases, runLeased } from '../src/jobs/lease.ts';
 import { runJob } from '../src/jobs/pipeline.ts';
 import { schedulerMode } from '../src/jobs/scheduler-plugin.ts';
@@ -43,6 +44,15 @@ for (const target of databaseTargets()) {
       t = await createTestApp({ target, env: { TRACKED_TLDS: 'com' } });
     });
     after(async () => t.close());
+
+    it('the in-process scheduler fires daily at 06:00 UTC and hourly at :30, and stops', async () => {
+      const scheduler = startInProcessScheduler(t.app.ctx, { info() {}, error() {} });
+      const next = scheduler.nextRuns();
+      assert.equal(next.daily?.toISOString().slice(11, 19), '06:00:00');
+      assert.equal(next.hourly?.toISOString().slice(14, 19), '30:00');
+      scheduler.stop();
+      assert.deepEqual(scheduler.nextRuns(), { daily: null, hourly: null });
+    });
 
     it('a lease is held by one process at a time, and taken over once it expires', async () => {
       const first = new JobLeases(t.app.ctx.database.db, t.clock);

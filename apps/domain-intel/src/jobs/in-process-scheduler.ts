@@ -12,7 +12,13 @@ export interface JobLogger {
  * The embedded scheduler: croner fires the jobs in this process at their UTC times; the
  * database lease makes sure only one of several API instances runs each firing.
  */
-export function startInProcessScheduler(ctx: AppContext, log: JobLogger): { stop(): void } {
+export interface InProcessScheduler {
+  /** When each job fires next (real time). */
+  nextRuns(): Record<JobName, Date | null>;
+  stop(): void;
+}
+
+export function startInProcessScheduler(ctx: AppContext, log: JobLogger): InProcessScheduler {
   const fire = (name: JobName) => async () => {
     try {
       const outcome = name === 'daily' ? await runJob(ctx, 'daily') : await runJob(ctx, 'hourly');
@@ -25,11 +31,14 @@ export function startInProcessScheduler(ctx: AppContext, log: JobLogger): { stop
       log.error(error, `${name} pipeline failed`);
     }
   };
-  const jobs = (Object.keys(SCHEDULES) as JobName[]).map(
+  const names = Object.keys(SCHEDULES) as JobName[];
+  const jobs = names.map(
     // `protect` skips a firing while the previous run of the same job is still going.
-    (name) => new Cron(SCHEDULES[name], { timezone: 'UTC', protect: true, name: `pipeline:${name}` }, fire(name)),
+    (name) => new Cron(SCHEDULES[name], { timezone: 'UTC', protect: true }, fire(name)),
   );
   return {
+    nextRuns: () =>
+      Object.fromEntries(names.map((name, i) => [name, jobs[i]!.nextRun()])) as Record<JobName, Date | null>,
     stop() {
       for (const job of jobs) job.stop();
     },
