@@ -1,4 +1,5 @@
 import { AppError } from '@repo/server-kit';
+import { MAX_ROW_ID } from '../db/row-id.ts';
 
 /** A file part of a multipart api.php call. */
 export interface UploadedFile {
@@ -62,8 +63,6 @@ export const stringParam = <R extends boolean>(
 export const fileParam = (description: string): FileParam => ({ kind: 'file', required: true, description });
 
 const DIGITS = /^\d{1,10}$/;
-/** Ids are 32-bit integer columns in both engines; a larger value can match nothing. */
-const MAX_INTEGER = 2_147_483_647;
 
 const invalidParameter = (name: string, message: string) =>
   new AppError(400, 'invalid_parameter', `Parameter ${name} ${message}.`, { details: { parameter: name } });
@@ -109,7 +108,7 @@ function parseInteger(name: string, value: string, min: number): number {
   if (!DIGITS.test(value)) throw invalidParameter(name, `must be a whole number, at least ${min}`);
   const number = Number(value);
   if (number < min) throw invalidParameter(name, `must be at least ${min}`);
-  if (number > MAX_INTEGER) throw invalidParameter(name, `must be at most ${MAX_INTEGER}`);
+  if (number > MAX_ROW_ID) throw invalidParameter(name, `must be at most ${MAX_ROW_ID}`);
   return number;
 }
 

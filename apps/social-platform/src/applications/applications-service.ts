@@ -2,6 +2,7 @@ import { AppError, type Clock } from '@repo/server-kit';
 import type { Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
 import { offsetOf, type PageRequest, type PageResult } from '../db/paging.ts';
+import { isRowId } from '../db/row-id.ts';
 import type { ApplicationStatus, ApplicationTable, DB } from '../db/schema.ts';
 import { invalidInput } from '../users/users-service.ts';
 
@@ -44,7 +45,8 @@ export class ApplicationsService {
       .executeTakeFirstOrThrow();
   }
 
-  findById(appId: number): Promise<Application | undefined> {
+  async findById(appId: number): Promise<Application | undefined> {
+    if (!isRowId(appId)) return undefined;
     return this.db.selectFrom('applications').selectAll().where('id', '=', appId).executeTakeFirst();
   }
 

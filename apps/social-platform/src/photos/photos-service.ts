@@ -3,6 +3,7 @@ import { AppError, type Clock } from '@repo/server-kit';
 import type { Kysely, Selectable } from 'kysely';
 import PQueue from 'p-queue';
 import { offsetOf, type PageRequest, type PageResult } from '../db/paging.ts';
+import { isRowId } from '../db/row-id.ts';
 import type { DB, PhotoFileTable, PhotoKind, PhotoTable, Visibility } from '../db/schema.ts';
 import { type ImageVariant, type RenderedImage, renderVariants } from '../media/image-pipeline.ts';
 import { readBounded, uploadTooLarge } from '../media/read-bounded.ts';
@@ -91,6 +92,7 @@ export class PhotosService {
   }
 
   async findById(photoId: number): Promise<Photo | undefined> {
+    if (!isRowId(photoId)) return undefined;
     const row = await this.db.selectFrom('photos').selectAll().where('id', '=', photoId).executeTakeFirst();
     return row ? (await this.withFiles([row]))[0] : undefined;
   }
@@ -109,6 +111,7 @@ export class PhotosService {
   }
 
   async setVisibility(ownerId: number, photoId: number, visibility: Visibility): Promise<void> {
+    if (!isRowId(photoId)) throw photoNotFound();
     const result = await this.db
       .updateTable('photos')
       .set({ visibility })
@@ -120,6 +123,7 @@ export class PhotosService {
 
   /** Deletes a photo of `ownerId` and its files. */
   async delete(ownerId: number, photoId: number): Promise<void> {
+    if (!isRowId(photoId)) throw photoNotFound();
     const photo = await this.db
       .selectFrom('photos')
       .select('id')

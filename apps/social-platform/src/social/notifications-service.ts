@@ -2,6 +2,7 @@ import { AppError, type Clock } from '@repo/server-kit';
 import type { Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
 import { offsetOf, type PageRequest, type PageResult } from '../db/paging.ts';
+import { isRowId } from '../db/row-id.ts';
 import type { DB, NotificationTable } from '../db/schema.ts';
 import { invalidInput } from '../users/users-service.ts';
 
@@ -70,15 +71,14 @@ export class NotificationsService {
 
   /** Marks one notification of `userId` seen; 404 when it is not theirs. */
   async markSeen(userId: number, notificationId: number): Promise<void> {
+    if (!isRowId(notificationId)) throw notificationNotFound();
     const result = await this.db
       .updateTable('notifications')
       .set({ seen: 1 })
       .where('id', '=', notificationId)
       .where('user_id', '=', userId)
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) {
-      throw new AppError(404, 'notification_not_found', 'There is no such notification.');
-    }
+    if (Number(result.numUpdatedRows) === 0) throw notificationNotFound();
   }
 
   async markAllSeen(userId: number): Promise<number> {
@@ -101,3 +101,5 @@ export class NotificationsService {
     return Number(row.total);
   }
 }
+
+const notificationNotFound = () => new AppError(404, 'notification_not_found', 'There is no such notification.');

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { isUniqueViolation } from '../db/errors.ts';
 import { likePattern, offsetOf, type PageRequest, type PageResult } from '../db/paging.ts';
 import { prepareQuery } from '../db/prepared-query.ts';
+import { isRowId } from '../db/row-id.ts';
 import type { DB, UserTable, Visibility } from '../db/schema.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { USER_COLUMNS } from './user-columns.ts';
@@ -96,6 +97,7 @@ export class UsersService {
   }
 
   async findById(id: number): Promise<User | undefined> {
+    if (!isRowId(id)) return undefined;
     return (await this.selectById(id))[0];
   }
 
