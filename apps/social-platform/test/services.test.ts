@@ -172,3 +172,16 @@ async function countFiles(dir: string): Promise<number> {
     return 0;
   }
 }
+
+describe('reading an upload stream', () => {
+  it('refuses a stream over the limit, and one the multipart parser cut off', async () => {
+    const { Readable } = await import('node:stream');
+    const { readBounded } = await import('../src/media/read-bounded.ts');
+    assert.equal((await readBounded(Readable.from([Buffer.alloc(10), Buffer.alloc(10)]), 20)).length, 20);
+    await assert.rejects(readBounded(Readable.from([Buffer.alloc(10), Buffer.alloc(11)]), 20), {
+      code: 'payload_too_large',
+    });
+    const cutOff = Object.assign(Readable.from([Buffer.alloc(20)]), { truncated: true });
+    await assert.rejects(readBounded(cutOff, 20), { code: 'payload_too_large' });
+  });
+});

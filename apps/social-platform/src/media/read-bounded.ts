@@ -20,6 +20,8 @@ export async function readBounded(stream: Readable, maxBytes: number): Promise<B
     }
     chunks.push(buffer);
   }
+  // A multipart file stream cut off at its own size limit ends quietly, marked `truncated`.
+  if ((stream as Readable & { truncated?: boolean }).truncated) throw uploadTooLarge(maxBytes);
   return Buffer.concat(chunks, total);
 }
 
