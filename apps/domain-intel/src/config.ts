@@ -85,6 +85,7 @@ export const envSchema = baseEnvSchema.extend({
     .min(1)
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  /** Password of the ICANN account (with CZDS_USERNAME). */
   CZDS_PASSWORD: z
     .string()
     .min(1)
