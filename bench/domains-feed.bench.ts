@@ -4,6 +4,10 @@
  * hello-world measured in the same run (ratio of requests/s; p95 alongside). One scenario
  * runs with the `total` cache off, to show what counting costs. FEED_BENCH_ROWS overrides
  * the row count (quick runs).
+ *
+ * Target (none was given): at least 2 % of the hello-world's requests/s, i.e. a page of 100
+ * enriched rows out of a million, with auth and quota, costs at most ~50 hello-worlds; the
+ * uncached-total scenario is expected to miss it and shows what the `total` cache saves.
  */
 import { randomBytes } from 'node:crypto';
 import { type Dialect, utcDate } from '@repo/server-kit';
@@ -76,7 +80,7 @@ async function measure(dialect: Dialect): Promise<void> {
       report({
         name: `domains-feed-${dialect}-${scenario.name}`,
         ratio,
-        target: '>= 0.1',
+        target: '>= 0.02',
         details: {
           rows: ROWS,
           matches: body.meta.total,

@@ -10,9 +10,19 @@ export const ANY_STATUSES = ['left-zone', 'redemption', 'pending-delete', 'dropp
 type FeedSelect<O> = SelectQueryBuilder<DB, 'feed_domains', O>;
 
 /** The WHERE clause shared by the page, the count and the export. */
-export function applyFilters<O>(query: FeedSelect<O>, filters: FeedFilters, now: number): FeedSelect<O> {
+export function applyFilters<O>(
+  query: FeedSelect<O>,
+  filters: FeedFilters,
+  now: number,
+  dialect: Dialect,
+): FeedSelect<O> {
   let q = query;
-  q = filters.status === 'any' ? q.where('status', 'in', ANY_STATUSES) : q.where('status', '=', filters.status);
+  if (filters.status !== 'any') q = q.where('status', '=', filters.status);
+  // SQLite would serve `status IN (…)` from the per-status indexes and then sort every row;
+  // the unary plus hides `status` from index selection so it walks the drop-order index
+  // (which carries `status`) instead. Postgres plans this well by itself.
+  else if (dialect === 'sqlite') q = q.where(sql<string>`+status`, 'in', ANY_STATUSES);
+  else q = q.where('status', 'in', ANY_STATUSES);
   if (filters.tlds)
     q = filters.tlds.length === 1 ? q.where('tld', '=', filters.tlds[0]!) : q.where('tld', 'in', filters.tlds);
   if (filters.minYears !== null && filters.minYears > 0) {

@@ -35,7 +35,11 @@ export class FeedService {
    */
   async list(filters: FeedFilters, page: FeedPage): Promise<{ records: FeedRecord[]; total: number }> {
     const now = this.clock.now();
-    const pageQuery = applySort(applyFilters(feedBase(this.db).select('domain'), filters, now), page.sort, this.dialect)
+    const pageQuery = applySort(
+      applyFilters(feedBase(this.db).select('domain'), filters, now, this.dialect),
+      page.sort,
+      this.dialect,
+    )
       .limit(page.limit)
       .offset(page.offset);
     const [keys, total] = await Promise.all([pageQuery.execute(), this.#count(filters, now)]);
@@ -64,7 +68,7 @@ export class FeedService {
     const now = this.clock.now();
     let after: string | null = null;
     for (;;) {
-      let query = applyFilters(feedBase(this.db).select(FEED_COLUMNS), filters, now);
+      let query = applyFilters(feedBase(this.db).select(FEED_COLUMNS), filters, now, this.dialect);
       if (after !== null) query = query.where('domain', '>', after);
       const rows = await query.orderBy('domain', 'asc').limit(EXPORT_BATCH).execute();
       for (const row of rows) yield toFeedRecord(row, now);
@@ -82,7 +86,7 @@ export class FeedService {
     const key = JSON.stringify(filters);
     const cached = this.#totals?.get(key);
     if (cached !== undefined) return cached;
-    const row = await applyFilters(feedBase(this.db), filters, now)
+    const row = await applyFilters(feedBase(this.db), filters, now, this.dialect)
       .select((eb) => eb.fn.countAll<number>().as('total'))
       .executeTakeFirstOrThrow();
     const total = Number(row.total);
