@@ -13,7 +13,6 @@ import type { SnapshotStore } from '../src/zones/snapshot-store.ts';
 import { feedRow } from './feed-helpers.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
 
-
 /** Snapshots held in memory (the store contract only; the zones module's store is tested there). */
 class MemorySnapshots implements SnapshotStore {
   constructor(private readonly zones: Record<string, Record<string, string[]>>) {}
