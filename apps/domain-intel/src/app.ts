@@ -2,7 +2,7 @@ import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { createFastify, installErrorHandling, metricsPlugin } from '@repo/server-kit';
+import { createFastify, healthRoutes, installErrorHandling, metricsPlugin } from '@repo/server-kit';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { Config } from './config.ts';
 import { type AppContext, type ContextOverrides, createContext } from './context.ts';
@@ -13,7 +13,6 @@ import { renderError } from './http/envelope.ts';
 import { pages } from './http/pages.ts';
 import { ErrorEnvelope } from './http/schemas.ts';
 import { jobsScheduler } from './jobs/scheduler-plugin.ts';
-import { healthRoutes } from './routes/health.ts';
 import { signupRoutes } from './routes/signup.ts';
 import { v1Routes } from './routes/v1/index.ts';
 import { zoneIndexRefresher } from './zone-index/refresh-plugin.ts';
@@ -90,7 +89,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.get('/openapi.json', { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());
   await app.register(metricsPlugin, { prefix: 'domain_intel_' });
 
-  await app.register(healthRoutes);
+  await app.register(healthRoutes(() => ({ db: ctx.database.db, redis: ctx.redis })));
   await app.register(zoneIndexRefresher);
   await app.register(jobsScheduler);
   await app.register(pages);

@@ -2,8 +2,8 @@
  * The `domain-intel` command: serve the API, run migrations, manage accounts and keys, and
  * (registered by their modules) zones, the pipeline and the worker.
  */
-import { ConfigError, isAppError, listen } from '@repo/server-kit';
-import { Command, CommanderError } from 'commander';
+import { listen, runCli } from '@repo/server-kit';
+import { Command } from 'commander';
 import { buildApp } from './app.ts';
 import { registerAccountCommands } from './cli/accounts-commands.ts';
 import { loadDomainIntelConfig } from './config.ts';
@@ -49,29 +49,4 @@ registerZonesCommands(program, getContext);
 registerJobsCommands(program, getContext);
 registerEnrichCommands(program, getContext);
 
-async function main(): Promise<void> {
-  try {
-    await program.parseAsync(process.argv);
-  } catch (error) {
-    process.exitCode = reportFailure(error);
-  } finally {
-    // `serve` keeps running; every other command closes what it opened.
-    if (program.args[0] !== 'serve') await context?.close();
-  }
-}
-
-function reportFailure(error: unknown): number {
-  if (error instanceof CommanderError) return error.exitCode;
-  if (error instanceof ConfigError) {
-    process.stderr.write(`${error.message}\n`);
-    return 2;
-  }
-  if (isAppError(error)) {
-    process.stderr.write(`Error (${error.code}): ${error.message}\n`);
-    return 1;
-  }
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  return 1;
-}
-
-await main();
+await runCli(program, { longRunning: ['serve'], cleanup: async () => context?.close() });

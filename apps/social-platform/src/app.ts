@@ -1,11 +1,10 @@
 import swagger from '@fastify/swagger';
-import { createFastify, installErrorHandling, metricsPlugin } from '@repo/server-kit';
+import { createFastify, healthRoutes, installErrorHandling, metricsPlugin } from '@repo/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { renderApiError } from './api/envelope.ts';
 import type { Config } from './config.ts';
 import { type AppContext, type ContextOverrides, createContext } from './context.ts';
 import { apiRoutes } from './routes/api-routes.ts';
-import { healthRoutes } from './routes/health-routes.ts';
 import { iconRoutes } from './routes/icon-routes.ts';
 import { mediaRoutes } from './routes/media-routes.ts';
 import webRoutes from './routes/web/index.ts';
@@ -55,7 +54,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(metricsPlugin, { prefix: 'social_platform_' });
 
-  await app.register(healthRoutes);
+  await app.register(healthRoutes(() => ({ db: ctx.database.db, redis: ctx.redis })));
   await app.register(apiRoutes);
   await app.register(mediaRoutes);
   await app.register(iconRoutes);

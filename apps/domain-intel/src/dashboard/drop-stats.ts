@@ -1,5 +1,5 @@
-import { utcDate } from '@repo/server-kit';
-import { type Kysely, sql } from 'kysely';
+import { type Database, utcDate } from '@repo/server-kit';
+import { sql } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { applyFilters, feedBase } from '../feed/feed-query.ts';
 import type { FeedFilters } from '../feed/filters.ts';
@@ -19,7 +19,7 @@ export interface DropsPerDay {
  * GROUP BY on the (tld, dropped_at) index.
  */
 export async function dropsPerDay(
-  db: Kysely<DB>,
+  database: Database<DB>,
   filters: FeedFilters,
   now: number,
   days: number,
@@ -28,7 +28,7 @@ export async function dropsPerDay(
   const firstDay = lastDay - days + 1;
   // A literal, not a parameter: Postgres must see the same expression in SELECT and GROUP BY.
   const dayNumber = sql<number>`dropped_at / ${sql.lit(DAY_MS)}`;
-  const rows = await applyFilters(feedBase(db), { ...filters, status: 'dropped' }, now)
+  const rows = await applyFilters(feedBase(database.db), { ...filters, status: 'dropped' }, now, database.dialect)
     .where('dropped_at', '>=', firstDay * DAY_MS)
     .where('dropped_at', '<', (lastDay + 1) * DAY_MS)
     .select((eb) => ['tld', dayNumber.as('day'), eb.fn.countAll<number>().as('drops')])

@@ -71,7 +71,7 @@ export function feedRoutes(app: FastifyInstance, sessions: DashboardSessions): v
       const page = parseFeedPage(pageQuery);
       const [{ records, total }, drops] = await Promise.all([
         feed.list(filters, page),
-        dropsPerDay(database.db, filters, clock.now(), CHART_DAYS),
+        dropsPerDay(database, filters, clock.now(), CHART_DAYS),
       ]);
       const pageLink = (offset: number) =>
         `/dashboard/feed?${toQueryString({ ...filterQuery, ...pageQuery, offset: String(offset) })}`;
