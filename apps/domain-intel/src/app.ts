@@ -55,19 +55,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   installErrorHandling(app, (error, request) => renderError(error, request));
   app.addSchema(ErrorEnvelope);
 
-  await app.register(helmet, {
-    // The API reference page (swagger-ui) loads its own inline script and styles.
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", "'unsafe-inline'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:'],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-      },
-    },
-  });
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -85,16 +72,36 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       security: [{ bearer: [] }],
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
-  app.get('/openapi.json', { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());
   await app.register(metricsPlugin, { prefix: 'domain_intel_' });
 
-  await app.register(healthRoutes(() => ({ db: ctx.database.db, redis: ctx.redis })));
+  await app.register(async (json) => {
+    await json.register(apiHeaders);
+    await json.register(healthRoutes(() => ({ db: ctx.database.db, redis: ctx.redis })));
+    json.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  });
   await app.register(zoneIndexRefresher);
   await app.register(jobsScheduler);
-  await app.register(pages);
-  await app.register(signupRoutes);
-  await app.register(dashboardRoutes);
+  // The HTML pages get helmet's full policy; the JSON API its fixed headers (http/api-headers.ts),
+  // which cost nothing per request.
+  await app.register(async (html) => {
+    await html.register(helmet, {
+      // The API reference page (swagger-ui) loads its own inline script and styles.
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'", "'unsafe-inline'"],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:'],
+          formAction: ["'self'"],
+          frameAncestors: ["'none'"],
+        },
+      },
+    });
+    await html.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+    await html.register(pages);
+    await html.register(signupRoutes);
+    await html.register(dashboardRoutes);
+  });
   await app.register(
     async (v1) => {
       await v1.register(apiHeaders);
