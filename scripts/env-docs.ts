@@ -25,7 +25,12 @@ interface ServiceConfig {
 
 export const SERVICES: ServiceConfig[] = [
   { title: 'Both services', file: 'packages/server-kit/src/config.ts', schema: baseEnvSchema, skipShared: false },
-  { title: 'Domain Intelligence API', file: 'apps/domain-intel/src/config.ts', schema: domainIntelSchema, skipShared: true },
+  {
+    title: 'Domain Intelligence API',
+    file: 'apps/domain-intel/src/config.ts',
+    schema: domainIntelSchema,
+    skipShared: true,
+  },
   { title: 'Social platform', file: 'apps/social-platform/src/config.ts', schema: platformSchema, skipShared: true },
   { title: 'Sample app', file: 'apps/sample-app/src/config.ts', schema: sampleAppEnvSchema, skipShared: false },
 ];

@@ -12,7 +12,7 @@
  * Ports: DOMAIN_INTEL_PORT (3000), PLATFORM_PORT (3100), SAMPLE_APP_PORT (3200), SIM_PORT (3900).
  */
 import path from 'node:path';
-import { startUpstreamSim, SimWorld, ZoneChurn } from '@repo/upstream-sim';
+import { SimWorld, startUpstreamSim, ZoneChurn } from '@repo/upstream-sim';
 import { buildApp as buildDomainIntel } from 'domain-intel/src/app.ts';
 import { loadDomainIntelConfig } from 'domain-intel/src/config.ts';
 import { simulatorEnv } from 'domain-intel/src/demo/simulator-env.ts';

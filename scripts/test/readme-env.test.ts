@@ -9,7 +9,10 @@ describe('README configuration reference', () => {
     it(`documents every variable of ${service.title}, with its meaning`, () => {
       for (const variable of variablesOf(service)) {
         assert.ok(readme.includes(`\`${variable.name}\``), `README.md does not mention ${variable.name}`);
-        assert.ok(variable.meaning.length > 0, `${variable.name} in ${service.file} has no comment saying what it means`);
+        assert.ok(
+          variable.meaning.length > 0,
+          `${variable.name} in ${service.file} has no comment saying what it means`,
+        );
       }
     });
   }

@@ -164,7 +164,14 @@ export const envSchema = baseEnvSchema.extend({
   SUGGEST_POPULAR_TLDS: z
     .string()
     .default('io,co,ai,app,dev')
-    .transform((value) => [...new Set(value.split(',').map((tld) => tld.trim().toLowerCase()).filter(Boolean))])
+    .transform((value) => [
+      ...new Set(
+        value
+          .split(',')
+          .map((tld) => tld.trim().toLowerCase())
+          .filter(Boolean),
+      ),
+    ])
     .pipe(z.array(z.string().regex(/^[a-z0-9-]+$/, 'each TLD must be one lowercase label'))),
   /** Time budget of one /v1/suggest call, ms: names not confirmed by RDAP by then are left out. */
   SUGGEST_DEADLINE_MS: z.coerce.number().int().min(100).max(30_000).default(800),
@@ -173,7 +180,11 @@ export const envSchema = baseEnvSchema.extend({
   /** Most names one /v1/suggest call asks RDAP about, so one keyword cannot use up a registry's rate limit. */
   SUGGEST_MAX_RDAP_CHECKS: z.coerce.number().int().min(1).max(500).default(60),
   /** Directory of the zone index files (one per tracked TLD); default DATA_DIR/zone-index. */
-  ZONE_INDEX_DIR: z.string().min(1).optional().or(z.literal('').transform(() => undefined)),
+  ZONE_INDEX_DIR: z
+    .string()
+    .min(1)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   /** Memory for cached zone-index blocks, MB, shared by all TLDs (the index itself stays on disk). */
   ZONE_INDEX_CACHE_MB: z.coerce.number().int().min(1).max(16_384).default(64),
   /** How often a serving process checks for a newer snapshot to index, minutes (0: only when the daily job refreshes). */
