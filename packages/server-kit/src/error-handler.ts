@@ -86,9 +86,11 @@ export function installErrorHandling(app: FastifyInstance, render: ErrorRenderer
     reply.status(404).send(render(publicError, request, reply));
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  // onSend sees every response, even those failing before routing; callback style, because an
+  // async hook would cost a promise on every response.
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('X-Request-Id', request.id);
-    return payload;
+    done(null, payload);
   });
 }
 

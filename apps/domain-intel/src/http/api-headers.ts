@@ -16,8 +16,9 @@ const API_HEADERS = {
 
 export const apiHeaders = fp(
   async (app: FastifyInstance) => {
-    app.addHook('onRequest', async (_request, reply) => {
+    app.addHook('onRequest', (_request, reply, done) => {
       reply.headers(API_HEADERS);
+      done();
     });
   },
   { name: 'api-headers' },

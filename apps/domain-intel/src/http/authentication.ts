@@ -48,14 +48,24 @@ export const authentication = fp(
 
     // In onSend, not onResponse: the unit is back before the caller sees the failure, and the
     // failure's own headers can say so.
-    app.addHook('onSend', async (request, reply, payload) => {
-      if (request.caller && request.quotaTakenAt !== undefined && reply.statusCode >= 500) {
-        await quota.refund(request.caller, request.quotaTakenAt);
-        request.quotaTakenAt = undefined;
-        const remaining = Number(reply.getHeader('X-RateLimit-Remaining'));
-        if (Number.isInteger(remaining)) reply.header('X-RateLimit-Remaining', String(remaining + 1));
+    app.addHook('onSend', (request, reply, payload, done) => {
+      if (!request.caller || request.quotaTakenAt === undefined || reply.statusCode < 500) {
+        done(null, payload);
+        return;
       }
-      return payload;
+      const { caller, quotaTakenAt } = request;
+      request.quotaTakenAt = undefined;
+      quota.refund(caller, quotaTakenAt).then(
+        () => {
+          const remaining = Number(reply.getHeader('X-RateLimit-Remaining'));
+          if (Number.isInteger(remaining)) reply.header('X-RateLimit-Remaining', String(remaining + 1));
+          done(null, payload);
+        },
+        (error: unknown) => {
+          request.log.error({ err: error }, 'quota refund failed');
+          done(null, payload);
+        },
+      );
     });
   },
   { name: 'authentication', dependencies: ['metrics'] },
