@@ -1,12 +1,10 @@
 import path from 'node:path';
 import {
   type Clock,
-  createDatabase,
-  createRedis,
   type Database,
-  migrateToLatest,
+  type InfrastructureOverrides,
+  openInfrastructure,
   type Redis,
-  systemClock,
 } from '@repo/server-kit';
 import { AccountsRepository } from './accounts/accounts-repository.ts';
 import { AccountsService } from './accounts/accounts-service.ts';
@@ -65,26 +63,15 @@ export interface AppContext {
   close(): Promise<void>;
 }
 
-export interface ContextOverrides {
-  clock?: Clock;
-  /** Tests give each run its own Postgres schema. */
-  postgresSchema?: string;
-  /** Tests give each run its own Redis key prefix. */
-  redisKeyPrefix?: string;
-}
+/** What tests (and `npm start`) may replace: the clock, the Postgres schema, the Redis key prefix. */
+export type ContextOverrides = InfrastructureOverrides;
 
 export async function createContext(config: Config, overrides: ContextOverrides = {}): Promise<AppContext> {
-  const database = createDatabase<DB>({
-    databaseUrl: config.DATABASE_URL,
-    dataDir: config.DATA_DIR,
-    sqliteFile: 'domain-intel.sqlite',
-    postgresSchema: overrides.postgresSchema ?? config.POSTGRES_SCHEMA,
-  });
-  await migrateToLatest(database, migrations);
-  const redis = config.REDIS_URL
-    ? createRedis({ url: config.REDIS_URL, keyPrefix: overrides.redisKeyPrefix ?? config.REDIS_KEY_PREFIX })
-    : undefined;
-  const clock = overrides.clock ?? systemClock;
+  const { database, redis, clock } = await openInfrastructure<DB>(
+    config,
+    { sqliteFile: 'domain-intel.sqlite', migrations },
+    overrides,
+  );
   const zonesModule = createZonesModule(config, database, clock);
   const zoneIndex = await ZoneIndex.open({
     directory: config.ZONE_INDEX_DIR ?? path.join(config.DATA_DIR, 'zone-index'),

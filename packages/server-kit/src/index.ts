@@ -5,6 +5,7 @@ export * from './database.ts';
 export * from './error-handler.ts';
 export * from './errors.ts';
 export * from './health.ts';
+export * from './infrastructure.ts';
 export * from './logger.ts';
 export * from './metrics.ts';
 export * from './migrations.ts';
