@@ -74,6 +74,11 @@ export class RdapBootstrap {
     return { kind: 'none' };
   }
 
+  /** Resolves once no load or background refresh is in flight (its failure is the refresh's own). */
+  async whenIdle(): Promise<void> {
+    await this.#loading?.catch(() => {});
+  }
+
   async close(): Promise<void> {
     await this.#loading?.catch(() => {});
     await this.#agent.close();
