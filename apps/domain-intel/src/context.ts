@@ -1,11 +1,5 @@
 import path from 'node:path';
-import {
-  type Clock,
-  type Database,
-  type InfrastructureOverrides,
-  openInfrastructure,
-  type Redis,
-} from '@repo/server-kit';
+import { type Infrastructure, type InfrastructureOverrides, openInfrastructure } from '@repo/server-kit';
 import { AccountsRepository } from './accounts/accounts-repository.ts';
 import { AccountsService } from './accounts/accounts-service.ts';
 import { type AvailabilityService, createAvailabilityService } from './availability/index.ts';
@@ -31,11 +25,8 @@ import { createZonesModule, type WritableSnapshotStore, type ZoneService } from 
  * Everything a request handler or job needs, created once per process and passed
  * explicitly (no module-level singletons, so tests can build many apps side by side).
  */
-export interface AppContext {
+export interface AppContext extends Infrastructure<DB> {
   config: Config;
-  database: Database<DB>;
-  redis: Redis | undefined;
-  clock: Clock;
   accounts: AccountsService;
   quota: QuotaService;
   /** Daily zone snapshots per TLD (DATA_DIR/zones/snapshots). */

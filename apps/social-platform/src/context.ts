@@ -1,11 +1,5 @@
 import path from 'node:path';
-import {
-  type Clock,
-  type Database,
-  type InfrastructureOverrides,
-  openInfrastructure,
-  type Redis,
-} from '@repo/server-kit';
+import { type Infrastructure, type InfrastructureOverrides, openInfrastructure } from '@repo/server-kit';
 import { ApplicationsService } from './applications/applications-service.ts';
 import { AppAuthService } from './auth/app-auth-service.ts';
 import type { Config } from './config.ts';
@@ -22,11 +16,8 @@ import { UsersService } from './users/users-service.ts';
  * The platform's services, created once per process and shared by api.php and the web
  * pages (no module-level singletons, so tests can build many apps side by side).
  */
-export interface AppContext {
+export interface AppContext extends Infrastructure<DB> {
   config: Config;
-  database: Database<DB>;
-  redis: Redis | undefined;
-  clock: Clock;
   storage: MediaStorage;
   /** Directory the local media storage writes to (served at /media/). */
   mediaDir: string;
