@@ -1,15 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { canvasFrameUrl, canvasOriginProblem } from '../canvas-url.ts';
 import { renderPage } from '../render.ts';
+import { pageQuery } from '../route-schemas.ts';
 import { applyPageSecurityHeaders } from '../security-headers.ts';
 import { requireViewer } from '../viewer.ts';
 
 const PER_PAGE = 20;
 
-const pageQuery = {
-  type: 'object',
-  properties: { page: { type: 'integer', minimum: 1, maximum: 100_000, default: 1 } },
-} as const;
 const appParams = {
   type: 'object',
   required: ['appId'],

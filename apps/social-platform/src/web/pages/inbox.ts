@@ -7,19 +7,10 @@ import { type FieldErrors, textFields } from '../forms.ts';
 import { notify } from '../notify.ts';
 import { peopleViews, personView } from '../people-view.ts';
 import { renderPage } from '../render.ts';
+import { pageQuery, userParams } from '../route-schemas.ts';
 import { requireViewer, type Viewer } from '../viewer.ts';
 
 const PER_PAGE = 10;
-
-const pageQuery = {
-  type: 'object',
-  properties: { page: { type: 'integer', minimum: 1, maximum: 100_000, default: 1 } },
-} as const;
-const userParams = {
-  type: 'object',
-  required: ['userName'],
-  properties: { userName: { type: 'string', maxLength: 64 } },
-} as const;
 
 /** Refusals of the mail service that belong next to the message field. */
 const MESSAGE_ERRORS = new Set(['empty_message', 'message_too_long', 'cannot_mail_self']);

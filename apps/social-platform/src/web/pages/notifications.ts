@@ -1,13 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { renderPage } from '../render.ts';
+import { pageQuery } from '../route-schemas.ts';
 import { requireViewer } from '../viewer.ts';
 
 const PER_PAGE = 20;
-
-const pageQuery = {
-  type: 'object',
-  properties: { page: { type: 'integer', minimum: 1, maximum: 100_000, default: 1 } },
-} as const;
 
 /** A link of a notification is followed only when it is a platform path or an http(s) URL. */
 function safeLink(link: string): string | undefined {

@@ -5,6 +5,7 @@ import { safeNextPath, textFields } from '../forms.ts';
 import { notify } from '../notify.ts';
 import { peopleViews, relationshipOf } from '../people-view.ts';
 import { renderPage } from '../render.ts';
+import { pageProperty } from '../route-schemas.ts';
 import { requireViewer } from '../viewer.ts';
 
 const PER_PAGE = 10;
@@ -14,7 +15,7 @@ const pageQuery = {
   type: 'object',
   properties: {
     q: { type: 'string', maxLength: MAX_QUERY_LENGTH },
-    page: { type: 'integer', minimum: 1, maximum: 100_000, default: 1 },
+    page: pageProperty,
   },
 } as const;
 

@@ -6,20 +6,11 @@ import type { User } from '../../users/users-service.ts';
 import { setFlash } from '../flash.ts';
 import { personView } from '../people-view.ts';
 import { renderPage } from '../render.ts';
+import { pageQuery, userParams } from '../route-schemas.ts';
 import { receiveImage } from '../uploads.ts';
 import { requireViewer } from '../viewer.ts';
 
 const PER_PAGE = 24;
-
-const pageQuery = {
-  type: 'object',
-  properties: { page: { type: 'integer', minimum: 1, maximum: 100_000, default: 1 } },
-} as const;
-const userParams = {
-  type: 'object',
-  required: ['userName'],
-  properties: { userName: { type: 'string', maxLength: 64 } },
-} as const;
 
 /** Galleries (one's own with the upload form, and other people's as far as they may be seen). */
 export async function photoPages(app: FastifyInstance): Promise<void> {

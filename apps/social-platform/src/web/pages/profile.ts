@@ -4,14 +4,9 @@ import type { User } from '../../users/users-service.ts';
 import { setFlash } from '../flash.ts';
 import { peopleViews, personView, relationshipOf } from '../people-view.ts';
 import { renderPage } from '../render.ts';
+import { userParams } from '../route-schemas.ts';
 import { receiveImage } from '../uploads.ts';
 import { requireViewer } from '../viewer.ts';
-
-const userParams = {
-  type: 'object',
-  required: ['userName'],
-  properties: { userName: { type: 'string', maxLength: 64 } },
-} as const;
 
 /** Profiles: picture, facts, friend buttons, latest photos and friends; one's own adds the picture upload. */
 export async function profilePages(app: FastifyInstance): Promise<void> {
