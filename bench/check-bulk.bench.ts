@@ -4,10 +4,8 @@
  * each run (no cache). The simulator does not throttle, so the per-server request rate is
  * lifted here; the per-server concurrency stays at its default (8). Target: ratio <= 3.
  */
-import { tempDir } from '@repo/server-kit/testing';
 import { startUpstreamSim } from '@repo/upstream-sim';
-import { buildApp } from 'domain-intel/src/app.ts';
-import { loadDomainIntelConfig } from 'domain-intel/src/config.ts';
+import { startDomainIntel } from './lib/domain-intel.ts';
 import { medianMs, report } from './lib/harness.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
@@ -16,20 +14,8 @@ const LATENCY_MS = 50;
 const sim = await startUpstreamSim();
 for (const registry of ['verisign', 'pir', 'centralnic'] as const)
   sim.rdap.setFaults(registry, { latencyMs: LATENCY_MS });
-const temp = tempDir('bench-check-bulk');
-const app = await buildApp(
-  loadDomainIntelConfig({
-    DATA_DIR: temp.dir,
-    LOG_LEVEL: 'silent',
-    RDAP_BOOTSTRAP_URL: `${sim.url}/rdap/bootstrap/dns.json`,
-    RDAP_ALLOW_INSECURE: '1',
-    RDAP_HOST_RATE_PER_SECOND: '10000',
-  }),
-  { logger: false },
-);
-const { key } = await app.ctx.accounts.signUp({ email: 'bench-bulk@example.com', plan: 'enterprise' });
-const base = await app.listen({ host: '127.0.0.1', port: 0 });
-const headers = { authorization: `Bearer ${key.key}` };
+const api = await startDomainIntel({ sim, env: { RDAP_HOST_RATE_PER_SECOND: '10000' } });
+const { url: base, headers } = api;
 
 let run = 0;
 async function check(query: string, expectedRows: number) {
@@ -60,7 +46,6 @@ try {
     details: { single_ms: single, bulk_ms: bulk, upstream_latency_ms: LATENCY_MS, runs: RUNS },
   });
 } finally {
-  await app.close();
+  await api.close();
   await sim.close();
-  temp.remove();
 }

@@ -6,37 +6,20 @@
  * isolates what the check itself adds (target >= 0.8).
  */
 
-async function pingRoute(v1: FastifyInstance) {
-  v1.get('/bench/ping', async (request) => ok(request, { pong: true }));
-}
-
-import { tempDir } from '@repo/server-kit/testing';
 import { startUpstreamSim } from '@repo/upstream-sim';
-import { buildApp } from 'domain-intel/src/app.ts';
-import { loadDomainIntelConfig } from 'domain-intel/src/config.ts';
-import { ok } from 'domain-intel/src/http/envelope.ts';
-import type { FastifyInstance } from 'fastify';
+import { keyedPingRoute, startDomainIntel } from './lib/domain-intel.ts';
 import { compareLoad, report, startHelloWorld } from './lib/harness.ts';
 
 async function measureMode(mode: 'memory' | 'redis') {
   const sim = await startUpstreamSim();
   sim.world.register('cached-name.com');
-  const temp = tempDir('bench-check-cached');
-  const app = await buildApp(
-    loadDomainIntelConfig({
-      DATA_DIR: temp.dir,
-      LOG_LEVEL: 'silent',
-      RDAP_BOOTSTRAP_URL: `${sim.url}/rdap/bootstrap/dns.json`,
-      RDAP_ALLOW_INSECURE: '1',
-      ...(mode === 'redis' ? { REDIS_URL: process.env.REDIS_URL, REDIS_KEY_PREFIX: `bench:${Date.now()}:` } : {}),
-    }),
-    { logger: false, extraV1Routes: pingRoute },
-  );
-  const { key } = await app.ctx.accounts.signUp({ email: `bench-cached-${mode}@example.com`, plan: 'enterprise' });
-  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  const { url, headers, ...api } = await startDomainIntel({
+    sim,
+    redis: mode === 'redis',
+    extraV1Routes: keyedPingRoute,
+  });
   const hello = await startHelloWorld();
   const checkUrl = `${url}/v1/check?domain=cached-name.com`;
-  const headers = { authorization: `Bearer ${key.key}` };
   try {
     const warm = (await (await fetch(checkUrl, { headers })).json()) as { data: { status: string }[] };
     if (warm.data[0]?.status !== 'registered') throw new Error(`warm-up answered ${JSON.stringify(warm)}`);
@@ -64,9 +47,8 @@ async function measureMode(mode: 'memory' | 'redis') {
     });
   } finally {
     await hello.close();
-    await app.close();
+    await api.close();
     await sim.close();
-    temp.remove();
   }
 }
 

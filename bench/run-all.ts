@@ -1,7 +1,7 @@
 /**
  * Runs every bench/*.bench.ts in its own process, one after another (they would skew each
  * other side by side), and writes the RESULT lines to bench/RESULTS.md.
- * Usage: npm run bench [-- <name filter>]
+ * Usage: npm run bench [-- <name filter>]; only a full run rewrites bench/RESULTS.md.
  */
 import { spawn } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
@@ -24,14 +24,16 @@ for (const file of files) {
   else results.push(...lines);
 }
 
+// Only a full run replaces the recorded figures; a filtered run just prints its own.
 const table = results.map((line) => {
   const [, name = '', rest = ''] = /^RESULT (\S+) (.*)$/.exec(line) ?? [];
   return `| ${name} | ${rest} |`;
 });
-writeFileSync(
-  path.join(here, 'RESULTS.md'),
-  `# Latest benchmark figures\n\nMeasured ${new Date().toISOString()} on ${process.platform} ${process.arch}, Node ${process.version}.\n\n| benchmark | figures |\n|---|---|\n${table.join('\n')}\n`,
-);
+if (filters.length === 0)
+  writeFileSync(
+    path.join(here, 'RESULTS.md'),
+    `# Latest benchmark figures\n\nMeasured ${new Date().toISOString()} on ${process.platform} ${process.arch}, Node ${process.version}.\n\n| benchmark | figures |\n|---|---|\n${table.join('\n')}\n`,
+  );
 console.log(`\n${results.join('\n')}`);
 if (failures > 0) {
   console.error(`${failures} benchmark(s) failed`);
