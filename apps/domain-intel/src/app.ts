@@ -1,3 +1,4 @@
+import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -104,6 +105,21 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   await app.register(
     async (v1) => {
+      // Keys are bearer tokens, never ambient credentials, so any origin may call the API from a
+      // browser (the SDK works there); callers can read the quota headers.
+      await v1.register(cors, {
+        origin: '*',
+        methods: ['GET'],
+        allowedHeaders: ['Authorization'],
+        exposedHeaders: [
+          'X-RateLimit-Limit',
+          'X-RateLimit-Remaining',
+          'X-RateLimit-Reset',
+          'Retry-After',
+          'X-Request-Id',
+        ],
+        maxAge: 86_400,
+      });
       await v1.register(apiHeaders);
       await v1.register(authentication);
       await v1.register(v1Routes);

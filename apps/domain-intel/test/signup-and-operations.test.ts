@@ -142,6 +142,26 @@ describe('operations endpoints', () => {
     assert.match(errors.body, /id="quota_exceeded"/);
   });
 
+  it('lets browsers on any origin call /v1 with a key (CORS), preflights uncounted, pages excluded', async () => {
+    const key = await t.keyFor('free');
+    const origin = 'https://registrar-tool.example';
+    const preflight = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/v1/quota',
+      headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+    });
+    assert.equal(preflight.statusCode, 204);
+    assert.equal(preflight.headers['access-control-allow-origin'], '*');
+    assert.match(String(preflight.headers['access-control-allow-headers']), /Authorization/);
+    const call = await t.app.inject({ url: '/v1/quota', headers: { origin, ...bearer(key) } });
+    assert.equal(call.statusCode, 200);
+    assert.equal(call.headers['access-control-allow-origin'], '*');
+    assert.match(String(call.headers['access-control-expose-headers']), /X-RateLimit-Remaining/);
+    assert.equal(call.json().data.used, 0, 'neither the preflight nor /v1/quota is counted');
+    const page = await t.app.inject({ url: '/signup', headers: { origin } });
+    assert.equal(page.headers['access-control-allow-origin'], undefined);
+  });
+
   it('answers unknown routes and methods with the error envelope, never a 500', async () => {
     const unknown = await t.app.inject('/v1/does-not-exist');
     assert.equal(unknown.statusCode, 404);

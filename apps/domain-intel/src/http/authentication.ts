@@ -29,7 +29,8 @@ export const authentication = fp(
 
     app.addHook('onRequest', async (request, reply) => {
       const config = request.routeOptions.config;
-      if (config.auth === 'none') return;
+      // A CORS preflight never carries credentials; it is answered by the CORS plugin, uncounted.
+      if (config.auth === 'none' || request.method === 'OPTIONS') return;
       const caller = await accounts.authenticate(request.headers.authorization);
       request.caller = caller;
       if (config.quota === 'free') {
