@@ -66,8 +66,15 @@ function describeValidation(error: FastifyError & { validationContext?: string }
 export function installErrorHandling(app: FastifyInstance, render: ErrorRenderer): void {
   app.setErrorHandler((error, request, reply) => {
     const publicError = toPublicError(error);
-    if (publicError.status >= 500) {
+    if (publicError.status >= 500 && !isAppError(error)) {
+      // A bug or an unforeseen failure: the whole error, stack included, for whoever investigates.
       request.log.error({ err: error }, 'request failed');
+    } else if (publicError.status >= 500) {
+      // A failure we name (an upstream down): worth a warning, not a stack trace per request.
+      request.log.warn(
+        { code: publicError.code, status: publicError.status, reason: publicError.message },
+        'request failed',
+      );
     } else {
       request.log.info({ code: publicError.code, status: publicError.status }, 'request rejected');
     }
