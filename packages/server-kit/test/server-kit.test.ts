@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import type { IncomingMessage } from 'node:http';
+import { describe, it } from 'node:test';
+import { z } from 'zod';
+import {
+  AppError,
+  baseEnvSchema,
+  ConfigError,
+  genReqId,
+  loadConfig,
+  nextUtcMidnight,
+  redactUrl,
+  startOfUtcDay,
+  toPublicError,
+  utcDate,
+} from '../src/index.ts';
+
+describe('redactUrl', () => {
+  it('hides the values of secret query parameters and keeps the rest', () => {
+    assert.equal(redactUrl('/token.php?key=abc123'), '/token.php?key=[REDACTED]');
+    assert.equal(
+      redactUrl('/api.php?token=t0k&method=user.getUser&page=2'),
+      '/api.php?token=[REDACTED]&method=user.getUser&page=2',
+    );
+    assert.equal(redactUrl('/v1/check?domain=example.com'), '/v1/check?domain=example.com');
+    assert.equal(redactUrl('/healthz'), '/healthz');
+  });
+});
+
+describe('toPublicError', () => {
+  it('shows what an AppError says', () => {
+    const error = new AppError(409, 'email_taken', 'Taken.', { details: { email: 'a@b.co' } });
+    assert.deepEqual(toPublicError(error), {
+      status: 409,
+      code: 'email_taken',
+      message: 'Taken.',
+      details: { email: 'a@b.co' },
+    });
+  });
+
+  it('maps Fastify validation and body errors to 400 codes', () => {
+    const validation = Object.assign(new Error('querystring/limit must be <= 100'), {
+      validation: [{}],
+      validationContext: 'querystring',
+      statusCode: 400,
+    });
+    const mapped = toPublicError(validation);
+    assert.equal(mapped.status, 400);
+    assert.equal(mapped.code, 'invalid_request');
+    assert.match(mapped.message, /query parameter: limit must be <= 100/);
+    const badJson = Object.assign(new Error('Unexpected end'), {
+      statusCode: 400,
+      code: 'FST_ERR_CTP_INVALID_JSON_BODY',
+    });
+    assert.equal(toPublicError(badJson).code, 'invalid_body');
+  });
+
+  it('never shows anything of an unexpected error', () => {
+    const mapped = toPublicError(new Error('connection string postgres://user:secret@db/prod refused'));
+    assert.equal(mapped.status, 500);
+    assert.equal(mapped.code, 'internal_error');
+    assert.ok(!mapped.message.includes('secret'));
+  });
+});
+
+describe('loadConfig', () => {
+  const schema = baseEnvSchema.extend({ LIMIT: z.coerce.number().int().min(1) });
+
+  it('applies the embedded defaults', () => {
+    const config = loadConfig(schema, { LIMIT: '3' });
+    assert.equal(config.DATA_DIR, './data');
+    assert.equal(config.DATABASE_URL, undefined);
+    assert.equal(config.LIMIT, 3);
+    assert.equal(config.TRUST_PROXY, false);
+  });
+
+  it('reports every bad variable by name at once', () => {
+    assert.throws(
+      () => loadConfig(schema, { LIMIT: '0', PORT: 'eighty', DATABASE_URL: 'mysql://x' }),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        ['LIMIT', 'PORT', 'DATABASE_URL'].every((name) => error.issues.some((issue) => issue.startsWith(name))),
+    );
+  });
+
+  it('reads TRUST_PROXY as a flag, a hop count or a list', () => {
+    assert.equal(loadConfig(schema, { LIMIT: '1', TRUST_PROXY: '1' }).TRUST_PROXY, true);
+    assert.equal(loadConfig(schema, { LIMIT: '1', TRUST_PROXY: '2' }).TRUST_PROXY, 2);
+    assert.deepEqual(loadConfig(schema, { LIMIT: '1', TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).TRUST_PROXY, [
+      '10.0.0.0/8',
+      '127.0.0.1',
+    ]);
+  });
+});
+
+describe('request ids', () => {
+  const request = (id?: string) => ({ headers: id === undefined ? {} : { 'x-request-id': id } }) as IncomingMessage;
+
+  it('keeps a safe caller id and replaces anything else', () => {
+    assert.equal(genReqId(request('trace-abc-123456')), 'trace-abc-123456');
+    for (const unsafe of [undefined, 'short', 'has space in it', '<script>alert(1)</script>', 'x'.repeat(200)]) {
+      assert.match(genReqId(request(unsafe)), /^req_[0-9a-f]{32}$/);
+    }
+  });
+});
+
+describe('UTC day helpers', () => {
+  it('find the day, its start and the next midnight', () => {
+    const time = Date.parse('2026-03-10T23:59:59.999Z');
+    assert.equal(utcDate(time), '2026-03-10');
+    assert.equal(startOfUtcDay(time), Date.parse('2026-03-10T00:00:00Z'));
+    assert.equal(nextUtcMidnight(time), Date.parse('2026-03-11T00:00:00Z'));
+    assert.equal(nextUtcMidnight(Date.parse('2026-03-11T00:00:00Z')), Date.parse('2026-03-12T00:00:00Z'));
+  });
+});
