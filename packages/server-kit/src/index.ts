@@ -9,6 +9,7 @@ export * from './infrastructure.ts';
 export * from './logger.ts';
 export * from './metrics.ts';
 export * from './migrations.ts';
+export * from './prepared-query.ts';
 export * from './redis.ts';
 export * from './request-id.ts';
 export * from './server.ts';

@@ -1,6 +1,10 @@
+import { prepareQuery } from '@repo/server-kit';
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { DailyUsage, QuotaDecision, QuotaStore } from './quota-store.ts';
+
+/** Unlimited plans are still counted; the bound is the largest value of the integer column. */
+const UNLIMITED = 2_147_483_647;
 
 /**
  * One statement per call: insert the day's row or increment it only while under the limit.
@@ -8,18 +12,26 @@ import type { DailyUsage, QuotaDecision, QuotaStore } from './quota-store.ts';
  * several API instances sharing the database can never exceed the limit.
  */
 export class SqlQuotaStore implements QuotaStore {
-  constructor(private readonly db: Kysely<DB>) {}
+  /** Compiled once: this statement runs on every counted call. */
+  readonly #increment;
+
+  constructor(private readonly db: Kysely<DB>) {
+    this.#increment = prepareQuery(db, ['account', 'day', 0], (accountId: string, day: string, limit: number) =>
+      db
+        .insertInto('quota_usage')
+        .values({ account_id: accountId, day, used: sql.lit(1) })
+        .onConflict((conflict) =>
+          conflict
+            .columns(['account_id', 'day'])
+            .doUpdateSet({ used: sql`quota_usage.used + 1` })
+            .where('quota_usage.used', '<', limit),
+        )
+        .returning('used'),
+    );
+  }
 
   async consume(accountId: string, day: string, limit: number | null): Promise<QuotaDecision> {
-    const row = await this.db
-      .insertInto('quota_usage')
-      .values({ account_id: accountId, day, used: 1 })
-      .onConflict((conflict) => {
-        const update = conflict.columns(['account_id', 'day']).doUpdateSet({ used: sql`quota_usage.used + 1` });
-        return limit === null ? update : update.where('quota_usage.used', '<', limit);
-      })
-      .returning('used')
-      .executeTakeFirst();
+    const [row] = await this.#increment(accountId, day, limit ?? UNLIMITED);
     if (row) return { allowed: true, used: row.used };
     return { allowed: false, used: await this.used(accountId, day) };
   }

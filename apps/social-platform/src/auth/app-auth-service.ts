@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, type Clock } from '@repo/server-kit';
+import { AppError, type Clock, prepareQuery } from '@repo/server-kit';
 import type { Kysely } from 'kysely';
 import { type ApplicationsService, appNotFound } from '../applications/applications-service.ts';
-import { prepareQuery } from '../db/prepared-query.ts';
 import type { DB } from '../db/schema.ts';
 import { QUALIFIED_USER_COLUMNS } from '../users/user-columns.ts';
 import type { User, UsersService } from '../users/users-service.ts';

@@ -1,9 +1,8 @@
-import { AppError, type Clock } from '@repo/server-kit';
+import { AppError, type Clock, prepareQuery } from '@repo/server-kit';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { z } from 'zod';
 import { isUniqueViolation } from '../db/errors.ts';
 import { likePattern, offsetOf, type PageRequest, type PageResult } from '../db/paging.ts';
-import { prepareQuery } from '../db/prepared-query.ts';
 import { isRowId } from '../db/row-id.ts';
 import type { DB, UserTable, Visibility } from '../db/schema.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
