@@ -4,29 +4,18 @@
  * side by side in one run, with the quota in SQLite and in Redis. Target: ratio >= 0.5.
  */
 import { keyedPingRoute, startDomainIntel } from './lib/domain-intel.ts';
-import { compareLoad, report, startHelloWorld } from './lib/harness.ts';
+import { reportAgainstHelloWorld } from './lib/harness.ts';
 
 async function measureMode(mode: 'sqlite' | 'redis') {
   const api = await startDomainIntel({ redis: mode === 'redis', extraV1Routes: keyedPingRoute });
-  const hello = await startHelloWorld();
   try {
-    const { ratio, baseline, candidate } = await compareLoad(
-      { url: hello.url },
-      { url: `${api.url}/v1/bench/ping`, headers: api.headers },
-    );
-    report({
+    await reportAgainstHelloWorld({
       name: `api-overhead-${mode}`,
-      ratio,
       target: '>= 0.5',
-      details: {
-        api_rps: candidate.requestsPerSecond,
-        hello_rps: baseline.requestsPerSecond,
-        api_p95_ms: candidate.p95Ms,
-        hello_p95_ms: baseline.p95Ms,
-      },
+      label: 'api',
+      candidate: { url: `${api.url}/v1/bench/ping`, headers: api.headers },
     });
   } finally {
-    await hello.close();
     await api.close();
   }
 }

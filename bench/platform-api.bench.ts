@@ -5,7 +5,7 @@
  */
 import { databaseTargets } from '@repo/server-kit/testing';
 import { buildApp, loadPlatformConfig } from 'social-platform';
-import { compareLoad, report, startHelloWorld } from './lib/harness.ts';
+import { reportAgainstHelloWorld } from './lib/harness.ts';
 
 async function measure(target: ReturnType<typeof databaseTargets>[number]): Promise<void> {
   const provisioned = await target.provision();
@@ -28,25 +28,14 @@ async function measure(target: ReturnType<typeof databaseTargets>[number]): Prom
   const application = await ctx.apps.create({ name: 'Bench', canvasUrl: 'https://bench.test/', ownerId: user.id });
   const { token } = await ctx.appAuth.exchangeKey(await ctx.appAuth.issueAppKey(application.id, user.id));
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
-  const hello = await startHelloWorld();
   try {
-    const { ratio, baseline, candidate } = await compareLoad(
-      { url: hello.url },
-      { url: `${url}/api.php?token=${token}&method=user.getUser` },
-    );
-    report({
+    await reportAgainstHelloWorld({
       name: `platform-api-getuser-${target.name}`,
-      ratio,
       target: '>= 0.5',
-      details: {
-        api_rps: candidate.requestsPerSecond,
-        hello_rps: baseline.requestsPerSecond,
-        api_p95_ms: candidate.p95Ms,
-        hello_p95_ms: baseline.p95Ms,
-      },
+      label: 'api',
+      candidate: { url: `${url}/api.php?token=${token}&method=user.getUser` },
     });
   } finally {
-    await hello.close();
     await app.close();
     await provisioned.cleanup();
   }

@@ -80,6 +80,37 @@ export async function compareLoad(baseline: LoadOptions, candidate: LoadOptions,
   return { ratio: ratios[Math.floor(ratios.length / 2)]!, ...last! };
 }
 
+/**
+ * Measures `candidate` against a bare hello-world started for the occasion (alternating rounds,
+ * as compareLoad) and reports the ratio with both sides' throughput and p95 latency.
+ * `label` prefixes the candidate's figures (`api_rps`, `check_p95_ms`, …).
+ */
+export async function reportAgainstHelloWorld(options: {
+  name: string;
+  target: string;
+  label: string;
+  candidate: LoadOptions;
+}): Promise<Comparison> {
+  const hello = await startHelloWorld();
+  try {
+    const comparison = await compareLoad({ url: hello.url }, options.candidate);
+    report({
+      name: options.name,
+      ratio: comparison.ratio,
+      target: options.target,
+      details: {
+        [`${options.label}_rps`]: comparison.candidate.requestsPerSecond,
+        hello_rps: comparison.baseline.requestsPerSecond,
+        [`${options.label}_p95_ms`]: comparison.candidate.p95Ms,
+        hello_p95_ms: comparison.baseline.p95Ms,
+      },
+    });
+    return comparison;
+  } finally {
+    await hello.close();
+  }
+}
+
 export interface RunningServer {
   url: string;
   close(): Promise<void>;
