@@ -11,6 +11,14 @@ const form = (email: string, ip = '203.0.113.7') => ({
   remoteAddress: ip,
 });
 
+const json = (payload: object | string, ip: string) => ({
+  method: 'POST' as const,
+  url: '/signup',
+  payload,
+  headers: { 'content-type': 'application/json' },
+  remoteAddress: ip,
+});
+
 describe('sign-up', () => {
   let t: TestApp;
   before(async () => {
@@ -37,46 +45,25 @@ describe('sign-up', () => {
   });
 
   it('answers JSON to JSON clients, with clear errors', async () => {
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/signup',
-      payload: { email: 'json@example.com' },
-      remoteAddress: '198.51.100.2',
-    });
+    const created = await t.app.inject(json({ email: 'json@example.com' }, '198.51.100.2'));
     assert.equal(created.statusCode, 201);
     assert.equal(created.json().data.plan, 'free');
     assert.match(created.json().data.key, /^di_live_/);
 
-    const again = await t.app.inject({
-      method: 'POST',
-      url: '/signup',
-      payload: { email: 'JSON@example.com' },
-      remoteAddress: '198.51.100.2',
-    });
+    const again = await t.app.inject(json({ email: 'JSON@example.com' }, '198.51.100.2'));
     assert.equal(again.statusCode, 409);
     assert.equal(again.json().error.code, 'email_taken');
 
-    const invalid = await t.app.inject({
-      method: 'POST',
-      url: '/signup',
-      payload: { email: 'not an address' },
-      remoteAddress: '198.51.100.3',
-    });
+    const invalid = await t.app.inject(json({ email: 'not an address' }, '198.51.100.3'));
     assert.equal(invalid.statusCode, 400);
     assert.equal(invalid.json().error.code, 'invalid_email');
 
-    const missing = await t.app.inject({ method: 'POST', url: '/signup', payload: {}, remoteAddress: '198.51.100.3' });
+    const missing = await t.app.inject(json({}, '198.51.100.3'));
     assert.equal(missing.statusCode, 400);
     assert.equal(missing.json().error.code, 'invalid_email');
     assert.match(missing.json().error.message, /required/);
 
-    const broken = await t.app.inject({
-      method: 'POST',
-      url: '/signup',
-      payload: '{"email":',
-      headers: { 'content-type': 'application/json' },
-      remoteAddress: '198.51.100.3',
-    });
+    const broken = await t.app.inject(json('{"email":', '198.51.100.3'));
     assert.equal(broken.statusCode, 400);
     assert.equal(broken.json().error.code, 'invalid_body');
   });
