@@ -48,7 +48,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     logStream: options.logStream,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const ctx = options.context ?? (await createContext(config, options));
+  const ctx = options.context ?? (await createContext(config, { log: app.log, ...options }));
   app.decorate('ctx', ctx);
   app.decorateRequest('caller', undefined);
   if (!options.context) app.addHook('onClose', async () => ctx.close());

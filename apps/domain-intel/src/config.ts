@@ -1,4 +1,4 @@
-import { baseEnvSchema, envFlag, loadConfig } from '@repo/server-kit';
+import { baseEnvSchema, ConfigError, envFlag, loadConfig } from '@repo/server-kit';
 import { z } from 'zod';
 
 /** `com, NET,com` → `['com', 'net']` */
@@ -208,6 +208,30 @@ export const envSchema = baseEnvSchema.extend({
    * `auto` = on in the embedded mode (no DATABASE_URL), `log` = always, `off` = never.
    */
   DASHBOARD_SIGN_IN_LINKS: z.enum(['auto', 'log', 'off']).default('auto'),
+  // --- Account e-mail (mail/) ---
+  /**
+   * SMTP server for account mail: smtp://user:password@host:587 (STARTTLS when offered) or
+   * smtps://user:password@host:465. Percent-encode special characters in the user and password.
+   */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^/]/, 'must be an smtp:// or smtps:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  /** Sender of account mail, an address or `Name <address>`. */
+  MAIL_FROM: z
+    .string()
+    .min(3)
+    .refine((value) => !/[\r\n]/.test(value), 'must be one line')
+    .default('Domain Intelligence <no-reply@localhost>'),
+  /**
+   * How account mail leaves: `auto` = through SMTP_URL when set, else to DATA_DIR/outbox as `.eml`
+   * files plus a log line in the embedded mode (no DATABASE_URL), else no mail; `smtp` (needs
+   * SMTP_URL), `outbox` or `off` force one.
+   */
+  MAIL_TRANSPORT: z.enum(['auto', 'smtp', 'outbox', 'off']).default('auto'),
+  /** Connect, greeting and idle timeout of the SMTP connection, ms. */
+  SMTP_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** Seed a demo account and key at start (npm start). */
   DEMO: envFlag,
 });
@@ -215,7 +239,17 @@ export const envSchema = baseEnvSchema.extend({
 export type Config = z.infer<typeof envSchema>;
 
 export function loadDomainIntelConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  return loadConfig(envSchema, env);
+  const config = loadConfig(envSchema, env);
+  const conflicts = crossFieldIssues(config);
+  if (conflicts.length > 0) throw new ConfigError(conflicts);
+  return config;
+}
+
+/** Settings that are valid one by one but not together. */
+function crossFieldIssues(config: Config): string[] {
+  const issues: string[] = [];
+  if (config.MAIL_TRANSPORT === 'smtp' && !config.SMTP_URL) issues.push('MAIL_TRANSPORT: `smtp` needs SMTP_URL');
+  return issues;
 }
 
 function withoutTrailingSlash(url: string): string {

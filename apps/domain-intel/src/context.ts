@@ -12,6 +12,7 @@ import { FeedService } from './feed/feed-service.ts';
 import type { JobLeases } from './jobs/lease.ts';
 import { createPipelineServices } from './jobs/pipeline-services.ts';
 import type { LifecycleService } from './lifecycle/index.ts';
+import { createMailer, type Mailer, type MailLog } from './mail/index.ts';
 import { QuotaService } from './quota/quota-service.ts';
 import { RedisQuotaStore } from './quota/redis-quota-store.ts';
 import { SqlQuotaStore } from './quota/sql-quota-store.ts';
@@ -51,11 +52,20 @@ export interface AppContext extends Infrastructure<DB> {
   availability: AvailabilityService;
   /** Keyword suggestions (/v1/suggest): zone-index screening, then RDAP confirmation through `availability`. */
   suggestions: SuggestionService;
+  /** Account mail (SMTP or the embedded outbox); undefined when MAIL_TRANSPORT resolves to off. */
+  mailer: Mailer | undefined;
   close(): Promise<void>;
 }
 
 /** What tests (and `npm start`) may replace: the clock, the Postgres schema, the Redis key prefix. */
-export type ContextOverrides = InfrastructureOverrides;
+export interface ContextOverrides extends InfrastructureOverrides {
+  /** Where the outbox mailer logs (the app's logger; the CLI's default prints JSON lines to stderr). */
+  log?: MailLog;
+}
+
+const stderrLog: MailLog = {
+  info: (fields, message) => process.stderr.write(`${JSON.stringify({ ...fields, msg: message })}\n`),
+};
 
 export async function createContext(config: Config, overrides: ContextOverrides = {}): Promise<AppContext> {
   const { database, redis, clock } = await openInfrastructure<DB>(
@@ -80,6 +90,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     zonePresence: zoneIndex,
     onError: reportBackgroundError,
   });
+  const mailer = createMailer(config, overrides.log ?? stderrLog, () => clock.now());
   const pipeline = createPipelineServices(config, { database, clock, rdap, snapshots: zonesModule.snapshots });
   return {
     config,
@@ -108,7 +119,9 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     lifecycle: pipeline.lifecycle,
     enrichment: pipeline.enrichment,
     jobLeases: pipeline.jobLeases,
+    mailer,
     async close() {
+      await mailer?.close();
       await pipeline.close();
       await rdap.close();
       redis?.disconnect();
