@@ -13,15 +13,15 @@
  */
 import path from 'node:path';
 import { SimWorld, startUpstreamSim, ZoneChurn } from '@repo/upstream-sim';
+import { DEMO_CHURN_OPTIONS, runDemoPipeline } from 'domain-intel/demo/demo-pipeline.ts';
+import { simulatorEnv } from 'domain-intel/demo/simulator-env.ts';
 import { buildApp as buildDomainIntel } from 'domain-intel/src/app.ts';
 import { loadDomainIntelConfig } from 'domain-intel/src/config.ts';
-import { simulatorEnv } from 'domain-intel/src/demo/simulator-env.ts';
-import { DEMO_CHURN_OPTIONS, runDemoPipeline } from 'domain-intel/src/jobs/demo.ts';
 import { logProgress } from 'domain-intel/src/jobs/progress.ts';
 import { startSampleApp } from 'sample-app/src/start.ts';
+import { seedDemo } from 'social-platform/demo/seed.ts';
 import { buildApp as buildPlatform } from 'social-platform/src/app.ts';
 import { loadPlatformConfig } from 'social-platform/src/config.ts';
-import { seedDemo } from 'social-platform/src/demo/seed.ts';
 
 const DAY_MS = 86_400_000;
 const DEMO_DAYS = 5;

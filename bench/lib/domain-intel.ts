@@ -5,9 +5,9 @@
  */
 import { tempDir } from '@repo/server-kit/testing';
 import type { UpstreamSim } from '@repo/upstream-sim';
+import { simulatorEnv } from 'domain-intel/demo/simulator-env.ts';
 import { buildApp } from 'domain-intel/src/app.ts';
 import { loadDomainIntelConfig } from 'domain-intel/src/config.ts';
-import { simulatorEnv } from 'domain-intel/src/demo/simulator-env.ts';
 import { ok } from 'domain-intel/src/http/envelope.ts';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 

@@ -6,11 +6,11 @@ import { listen, runCli } from '@repo/server-kit';
 import { Command } from 'commander';
 import { buildApp } from './app.ts';
 import { registerAccountCommands } from './cli/accounts-commands.ts';
+import { registerEnrichCommands } from './cli/enrich-commands.ts';
+import { registerJobsCommands } from './cli/jobs-commands.ts';
+import { registerZonesCommands } from './cli/zones-commands.ts';
 import { loadDomainIntelConfig } from './config.ts';
 import { type AppContext, createContext } from './context.ts';
-import { registerEnrichCommands } from './enrich/cli.ts';
-import { registerJobsCommands } from './jobs/cli.ts';
-import { registerZonesCommands } from './zones/cli.ts';
 
 const program = new Command('domain-intel')
   .description('Domain Intelligence API: availability, WHOIS, suggestions and the dropped-domain feed')

@@ -11,7 +11,7 @@ import {
   webFacts,
   ZoneChurn,
 } from '@repo/upstream-sim';
-import { runDemoPipeline } from '../src/jobs/demo.ts';
+import { runDemoPipeline } from '../demo/demo-pipeline.ts';
 import { runDailyPipeline } from '../src/jobs/pipeline.ts';
 import { bearer, createTestApp, type TestApp } from './helpers.ts';
 import { simRdapEnv } from './rdap-helpers.ts';

@@ -8,9 +8,9 @@ import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { tempDir } from '@repo/server-kit/testing';
 import { Command } from 'commander';
+import { registerZonesCommands } from '../src/cli/zones-commands.ts';
 import { loadDomainIntelConfig } from '../src/config.ts';
 import { type AppContext, createContext } from '../src/context.ts';
-import { registerZonesCommands } from '../src/zones/cli.ts';
 
 const zone = (names: string[]) =>
   `$ORIGIN test.\n@ IN SOA a.nic.test. h.nic.test. 1 2 3 4 5\n${names.map((name) => `${name} IN NS ns1.host.example.`).join('\n')}\n`;

@@ -5,7 +5,6 @@ import { buildApp } from './app.ts';
 import { registerDataCommands } from './cli/data-commands.ts';
 import { loadPlatformConfig } from './config.ts';
 import { type AppContext, createContext } from './context.ts';
-import { seedDemo } from './demo/seed.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -30,6 +29,7 @@ program
     const app = await buildApp(config);
     const ctx = app.platform;
     if (config.DEMO) {
+      const { seedDemo } = await import('../demo/seed.ts');
       const demo = await seedDemo(ctx);
       app.log.info(`Demo data ready: sign in as ${demo.login.user_name} / ${demo.login.password}`);
     }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { databaseTargets } from '@repo/server-kit/testing';
-import { DEMO_PASSWORD, seedDemo } from '../src/demo/seed.ts';
+import { DEMO_PASSWORD, seedDemo } from '../demo/seed.ts';
 import { createTestApp } from './helpers.ts';
 
 for (const target of databaseTargets()) {

@@ -1,9 +1,9 @@
 import { AppError, type Clock } from '@repo/server-kit';
 import { LRUCache } from 'lru-cache';
-import type { Caller } from '../http/route-config.ts';
 import type { AccountsRepository, KeyOwnerRow } from './accounts-repository.ts';
 import { generateApiKey, hashApiKey, isWellFormedApiKey } from './api-keys.ts';
 import { addUtcMonths, type EffectiveSubscription, effectiveSubscription } from './billing.ts';
+import type { Caller } from './caller.ts';
 import { normalizeEmail } from './email.ts';
 import { newId } from './ids.ts';
 import { isPaid, isPlanId, PLAN_IDS, PLANS, type Plan, type PlanId } from './plans.ts';

@@ -2,8 +2,8 @@ import type { CookieSerializeOptions } from '@fastify/cookie';
 import { AppError } from '@repo/server-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountSummary, AccountsService } from '../accounts/accounts-service.ts';
+import type { Caller } from '../accounts/caller.ts';
 import { PLANS, type Plan } from '../accounts/plans.ts';
-import type { Caller } from '../http/route-config.ts';
 import type { DashboardSessions } from './session-store.ts';
 
 export const SESSION_COOKIE = 'di_dashboard';

@@ -1,12 +1,4 @@
-import type { Plan } from '../accounts/plans.ts';
-
-/** Who is calling a keyed route, set by the authentication hook before the handler runs. */
-export interface Caller {
-  accountId: string;
-  keyId: string;
-  email: string;
-  plan: Plan;
-}
+import type { Caller } from '../accounts/caller.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -19,6 +11,7 @@ declare module 'fastify' {
     quota?: 'count' | 'free';
   }
   interface FastifyRequest {
+    /** Set by the authentication hook before the handler runs. */
     caller: Caller | undefined;
   }
 }

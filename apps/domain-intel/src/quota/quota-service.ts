@@ -1,5 +1,5 @@
 import { AppError, type Clock, nextUtcMidnight, startOfUtcDay, utcDate } from '@repo/server-kit';
-import type { Caller } from '../http/route-config.ts';
+import type { Caller } from '../accounts/caller.ts';
 import { type DailyUsage, HISTORY_DAYS, type QuotaStore } from './quota-store.ts';
 
 const DAY_MS = 86_400_000;

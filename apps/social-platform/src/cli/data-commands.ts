@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import type { AppContext } from '../context.ts';
-import { seedDemo } from '../demo/seed.ts';
 import { type User, userNotFound } from '../users/users-service.ts';
 import { printResult } from './output.ts';
 
@@ -145,6 +144,8 @@ export function registerDataCommands(program: Command, getContext: GetContext): 
     .description('Create demo users, friends, mail, notifications, photos and the sample app (idempotent)')
     .action(async () => {
       const ctx = await getContext();
+      // Demo seeding lives outside src/ so the server never loads it; only this command and DEMO=1 do.
+      const { seedDemo } = await import('../../demo/seed.ts');
       const result = await seedDemo(ctx);
       printResult(
         json(),

@@ -4,8 +4,8 @@ import { badRequest } from '@repo/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { CSV_HEADER, type FeedRecord, toCsvLine } from '../../feed/feed-row.ts';
 import { parseFeedFilters } from '../../feed/filters.ts';
-import { requirePlanFeature } from '../../feed/plan-gate.ts';
 import { FeedFilterQuery } from '../../feed/schemas.ts';
+import { requirePlanFeature } from '../../http/plan-gate.ts';
 import { keyedErrorResponses } from '../../http/schemas.ts';
 
 const FORMATS = ['ndjson', 'csv'] as const;

@@ -2,8 +2,8 @@ import { Readable } from 'node:stream';
 import { Type } from '@fastify/type-provider-typebox';
 import { AppError, badRequest } from '@repo/server-kit';
 import type { FastifyInstance } from 'fastify';
-import { requirePlanFeature } from '../../feed/plan-gate.ts';
 import { ok } from '../../http/envelope.ts';
+import { requirePlanFeature } from '../../http/plan-gate.ts';
 import { Envelope, keyedErrorResponses } from '../../http/schemas.ts';
 import { assertSnapshotDate } from '../../zones/index.ts';
 

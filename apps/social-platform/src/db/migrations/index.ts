@@ -1,9 +1,9 @@
 import type { MigrationSet } from '@repo/server-kit';
-import { webSessionsMigration } from '../../web/migrations/0050_web_sessions.ts';
 import { usersMigration } from './0001_users.ts';
 import { socialMigration } from './0002_social.ts';
 import { photosMigration } from './0003_photos.ts';
 import { applicationsMigration } from './0004_applications.ts';
+import { webSessionsMigration } from './0050_web_sessions.ts';
 
 /**
  * Every migration of the platform, one file each, run in name order on SQLite and Postgres.

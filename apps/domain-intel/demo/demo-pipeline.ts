@@ -1,8 +1,8 @@
 import { utcDate } from '@repo/server-kit';
 import type { ZoneChurn, ZoneChurnOptions } from '@repo/upstream-sim';
-import type { AppContext } from '../context.ts';
-import { type DailyReport, type HourlyReport, runDailyPipeline, runHourlyPipeline } from './pipeline.ts';
-import { type JobProgress, silentProgress } from './progress.ts';
+import type { AppContext } from '../src/context.ts';
+import { type DailyReport, type HourlyReport, runDailyPipeline, runHourlyPipeline } from '../src/jobs/pipeline.ts';
+import { type JobProgress, silentProgress } from '../src/jobs/progress.ts';
 
 /**
  * Churn settings that make a few simulated days show the whole lifecycle: names expire within

@@ -1,6 +1,6 @@
 import type { Dialect } from '@repo/server-kit';
 import type { Kysely, Migration } from 'kysely';
-import { int8Type } from '../../db/migrations/types.ts';
+import { int8Type } from './types.ts';
 
 /**
  * Login sessions of the web pages, and the web pages' server secrets (one row per name,

@@ -3,12 +3,12 @@ import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { utcDate } from '@repo/server-kit';
 import { type Command, InvalidArgumentError } from 'commander';
-import { table } from '../cli/output.ts';
 import type { AppContext } from '../context.ts';
-import { isZoneError } from './errors.ts';
-import { diffSnapshots } from './snapshot-diff.ts';
-import { assertSnapshotDate, normalizeTld } from './validation.ts';
-import type { ZoneImportResult } from './zone-import.ts';
+import { isZoneError } from '../zones/errors.ts';
+import { diffSnapshots } from '../zones/snapshot-diff.ts';
+import { assertSnapshotDate, normalizeTld } from '../zones/validation.ts';
+import type { ZoneImportResult } from '../zones/zone-import.ts';
+import { table } from './output.ts';
 
 type GetContext = () => Promise<AppContext>;
 

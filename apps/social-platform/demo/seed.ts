@@ -1,5 +1,5 @@
-import type { AppContext } from '../context.ts';
-import type { User } from '../users/users-service.ts';
+import type { AppContext } from '../src/context.ts';
+import type { User } from '../src/users/users-service.ts';
 import { avatarImage, landscapeImage } from './demo-images.ts';
 
 export const DEMO_PASSWORD = 'demo-password';

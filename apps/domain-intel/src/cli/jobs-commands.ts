@@ -1,14 +1,14 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { type Command, InvalidArgumentError } from 'commander';
-import { table } from '../cli/output.ts';
 import type { AppContext } from '../context.ts';
+import { startBullmqWorker } from '../jobs/bullmq.ts';
+import type { LeasedOutcome } from '../jobs/lease.ts';
+import type { DailyReport, HourlyReport } from '../jobs/pipeline.ts';
+import { runJob } from '../jobs/pipeline.ts';
+import { terminalProgress } from '../jobs/progress.ts';
 import { assertSnapshotDate } from '../zones/index.ts';
-import { startBullmqWorker } from './bullmq.ts';
-import type { LeasedOutcome } from './lease.ts';
-import type { DailyReport, HourlyReport } from './pipeline.ts';
-import { runJob } from './pipeline.ts';
-import { terminalProgress } from './progress.ts';
+import { table } from './output.ts';
 
 type GetContext = () => Promise<AppContext>;
 

@@ -3,7 +3,7 @@ import { access } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
 import type { AppContext } from '../context.ts';
-import { MetricsCsvError } from './metrics-csv.ts';
+import { MetricsCsvError } from '../enrich/metrics-csv.ts';
 
 type GetContext = () => Promise<AppContext>;
 
