@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { databaseTargets } from '@repo/server-kit/testing';
+import { compileFilter } from '../src/feed/filter-match.ts';
+import { parseFeedFilters } from '../src/feed/filters.ts';
 import { feedRow } from './feed-helpers.ts';
 import { bearer, createTestApp, type TestApp } from './helpers.ts';
 
@@ -39,7 +41,12 @@ for (const target of databaseTargets()) {
           }),
           feedRow('middle.org', { dropped_at: NOW - 3 * DAY, first_archived_at: NOW - 6 * YEAR, da: 30, tf: null }),
           feedRow('noarchive.com', { dropped_at: NOW - 5 * DAY }),
-          feedRow('waiting.com', { status: 'pending-delete', dropped_at: null, verified_at: NOW - DAY }),
+          feedRow('waiting.com', {
+            status: 'pending-delete',
+            dropped_at: null,
+            verified_at: NOW - DAY,
+            expected_drop_at: NOW + 2 * DAY,
+          }),
           feedRow('fresh.com', { status: 'left-zone', dropped_at: null, verified_at: null }),
           feedRow('back.com', { status: 'returned', dropped_at: null }),
         ])
@@ -74,6 +81,7 @@ for (const target of databaseTargets()) {
         has_hyphen: false,
         has_digit: false,
         verified_at: new Date(NOW).toISOString(),
+        expected_drop_at: null,
       });
       assert.equal(body.data[0].has_hyphen, true);
       assert.equal(body.data[0].has_digit, true);
@@ -96,6 +104,62 @@ for (const target of databaseTargets()) {
       assert.deepEqual(await domains('?status=pending-delete'), ['waiting.com']);
       assert.deepEqual(await domains('?status=left-zone'), ['fresh.com']);
       assert.deepEqual((await domains('?status=any')).length, 6);
+    });
+
+    it('filters by length, hyphens, digits, label text and alt-TLD demand', async () => {
+      const domains = async (query: string) => {
+        const response = await get(query);
+        assert.equal(response.statusCode, 200, response.body);
+        return response.json().data.map((row: { domain: string }) => row.domain);
+      };
+      assert.deepEqual(await domains('?max_length=6'), ['middle.org']);
+      assert.deepEqual(await domains('?hyphens=false'), ['oldgold.com', 'middle.org', 'noarchive.com']);
+      assert.deepEqual(await domains('?digits=false&hyphens=true'), ['oldgold.com', 'middle.org', 'noarchive.com']);
+      assert.deepEqual(await domains('?contains=GOLD'), ['oldgold.com']);
+      assert.deepEqual(await domains('?contains=-1'), ['fresh-1.net']);
+      assert.deepEqual(await domains('?min_alt_tlds=1'), ['oldgold.com']);
+      assert.deepEqual(await domains('?min_alt_tlds=0'), ['fresh-1.net', 'oldgold.com']);
+    });
+
+    it('gives pending-delete rows their expected drop and filters on it', async () => {
+      const response = await get('?status=pending-delete&drops_after=2026-03-12&drops_before=2026-03-13');
+      assert.equal(response.statusCode, 200, response.body);
+      assert.deepEqual(
+        response
+          .json()
+          .data.map((row: { domain: string; expected_drop_at: string }) => [row.domain, row.expected_drop_at]),
+        [['waiting.com', new Date(NOW + 2 * DAY).toISOString()]],
+      );
+      assert.deepEqual((await get('?status=pending-delete&drops_before=2026-03-12')).json().data, []);
+    });
+
+    it('matches in memory exactly as the SQL filter does (the saved-filter matcher)', async () => {
+      const rows = await t.app.ctx.database.db.selectFrom('feed_domains').selectAll().execute();
+      const queries = [
+        '',
+        '?status=any',
+        '?tld=com&min_da=20',
+        '?min_years=6',
+        '?max_length=7&hyphens=false',
+        '?contains=o&digits=false&status=any',
+        '?min_alt_tlds=0&min_tf=1',
+        '?dropped_after=2026-03-07&dropped_before=2026-03-09T12:00:00Z',
+        '?status=pending-delete&drops_after=2026-03-11',
+        '?status=left-zone',
+      ];
+      for (const query of queries) {
+        const parsed = Object.fromEntries(new URLSearchParams(query));
+        const filters = parseFeedFilters(parsed, t.config.TRACKED_TLDS);
+        const matches = compileFilter(filters, NOW);
+        const inMemory = rows
+          .filter(matches)
+          .map((row) => row.domain)
+          .sort();
+        const viaSql = (await get(`${query}${query ? '&' : '?'}limit=100`))
+          .json()
+          .data.map((row: { domain: string }) => row.domain);
+        assert.deepEqual(inMemory, viaSql.sort(), query);
+      }
     });
 
     it('sorts by age, da, tf and alt_tld_count with unknown values last', async () => {
@@ -136,6 +200,18 @@ for (const target of databaseTargets()) {
       ['?dropped_before=2026-03-01T10:00:00', 'invalid_date'],
       ['?dropped_after=2026-03-05&dropped_before=2026-03-01', 'invalid_date_range'],
       ['?status=gone', 'invalid_status'],
+      ['?max_length=0', 'invalid_max_length'],
+      ['?max_length=64', 'invalid_max_length'],
+      ['?hyphens=no', 'invalid_hyphens'],
+      ['?digits=0', 'invalid_digits'],
+      ['?contains=a%25b', 'invalid_contains'],
+      ['?contains=', 'invalid_contains'],
+      ['?contains=ab%00', 'invalid_contains'],
+      ['?contains=' + 'a'.repeat(64), 'invalid_contains'],
+      ['?min_alt_tlds=101', 'invalid_min_alt_tlds'],
+      ['?status=pending-delete&drops_after=soon', 'invalid_date'],
+      ['?status=pending-delete&drops_after=2026-03-12&drops_before=2026-03-11', 'invalid_date_range'],
+      ['?drops_before=2026-03-12', 'drops_filter_needs_pending_delete'],
       ['?sort=random', 'invalid_sort'],
     ];
     for (const [query, code] of badRequests) {

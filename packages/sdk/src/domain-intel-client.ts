@@ -156,7 +156,7 @@ function list(value: string | string[] | undefined): string | undefined {
 }
 
 const date = (value: string | Date | undefined) => (value instanceof Date ? value.toISOString() : value);
-const text = (value: number | undefined) => (value === undefined ? undefined : String(value));
+const text = (value: number | boolean | undefined) => (value === undefined ? undefined : String(value));
 
 function feedParameters(query: FeedQuery): Record<string, string | undefined> {
   return {
@@ -167,6 +167,13 @@ function feedParameters(query: FeedQuery): Record<string, string | undefined> {
     dropped_after: date(query.droppedAfter),
     dropped_before: date(query.droppedBefore),
     status: query.status,
+    max_length: text(query.maxLength),
+    hyphens: text(query.hyphens),
+    digits: text(query.digits),
+    contains: query.contains,
+    min_alt_tlds: text(query.minAltTlds),
+    drops_after: date(query.dropsAfter),
+    drops_before: date(query.dropsBefore),
     sort: query.sort,
     limit: text(query.limit),
     offset: text(query.offset),

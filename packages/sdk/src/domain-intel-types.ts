@@ -67,6 +67,8 @@ export interface FeedRecord {
   has_hyphen: boolean;
   has_digit: boolean;
   verified_at: string | null;
+  /** For pending-delete names: when the registry is expected to purge it (null otherwise). */
+  expected_drop_at: string | null;
 }
 
 export interface Quota {
@@ -93,6 +95,19 @@ export interface FeedFilters {
   droppedBefore?: string | Date;
   /** Default `dropped`: drops verified by RDAP only. */
   status?: FeedStatus;
+  /** Longest label in characters (1-63). */
+  maxLength?: number;
+  /** false: only labels without a hyphen. */
+  hyphens?: boolean;
+  /** false: only labels without a digit. */
+  digits?: boolean;
+  /** Plain text the label must contain (letters, digits, hyphens). */
+  contains?: string;
+  minAltTlds?: number;
+  /** With status `pending-delete`: expected to drop at or after this date. */
+  dropsAfter?: string | Date;
+  /** With status `pending-delete`: expected to drop before this date. */
+  dropsBefore?: string | Date;
 }
 
 export interface FeedQuery extends FeedFilters {

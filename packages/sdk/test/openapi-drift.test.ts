@@ -107,6 +107,7 @@ const FIELDS = {
     has_hyphen: 1,
     has_digit: 1,
     verified_at: 1,
+    expected_drop_at: 1,
   } satisfies Record<keyof FeedRecord, 1>,
   quota: {
     plan: 1,

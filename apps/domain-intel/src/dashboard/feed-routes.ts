@@ -3,6 +3,7 @@ import { isAppError, toPublicError, utcDate } from '@repo/server-kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CSV_HEADER, type FeedRecord, toCsvLine } from '../feed/feed-row.ts';
 import {
+  FEED_FILTER_PARAMETERS,
   FEED_SORTS,
   FEED_STATUSES,
   type FeedQueryInput,
@@ -19,7 +20,7 @@ import { findViewer, noStore, requireViewer } from './viewer.ts';
 const CHART_DAYS = 30;
 /** What a plan without bulk export downloads: the first page of the feed, as /v1/domains gives it. */
 export const CSV_ROWS_WITHOUT_BULK_EXPORT = MAX_LIMIT;
-const FILTER_NAMES = ['tld', 'min_years', 'min_da', 'min_tf', 'dropped_after', 'dropped_before', 'status'] as const;
+const FILTER_NAMES = FEED_FILTER_PARAMETERS;
 const PAGE_NAMES = ['sort', 'limit', 'offset'] as const;
 
 /**

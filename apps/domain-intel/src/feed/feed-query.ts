@@ -32,6 +32,14 @@ export function applyFilters<O>(
   if (filters.minTf !== null) q = q.where('tf', '>=', filters.minTf);
   if (filters.droppedAfter !== null) q = q.where('dropped_at', '>=', filters.droppedAfter);
   if (filters.droppedBefore !== null) q = q.where('dropped_at', '<', filters.droppedBefore);
+  if (filters.maxLength !== null) q = q.where('length', '<=', filters.maxLength);
+  if (filters.hyphens === false) q = q.where('has_hyphen', '=', 0);
+  if (filters.digits === false) q = q.where('has_digit', '=', 0);
+  // The text is letters, digits and hyphens only (filters.ts), so it holds no LIKE wildcard.
+  if (filters.contains !== null) q = q.where('label', 'like', `%${filters.contains}%`);
+  if (filters.minAltTlds !== null) q = q.where('alt_tld_count', '>=', filters.minAltTlds);
+  if (filters.dropsAfter !== null) q = q.where('expected_drop_at', '>=', filters.dropsAfter);
+  if (filters.dropsBefore !== null) q = q.where('expected_drop_at', '<', filters.dropsBefore);
   return q;
 }
 

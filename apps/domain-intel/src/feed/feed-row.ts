@@ -20,6 +20,8 @@ export interface FeedRecord {
   has_hyphen: boolean;
   has_digit: boolean;
   verified_at: string | null;
+  /** When a pending-delete name is expected to be purged (null in every other status). */
+  expected_drop_at: string | null;
 }
 
 export const FEED_COLUMNS = [
@@ -36,6 +38,7 @@ export const FEED_COLUMNS = [
   'has_hyphen',
   'has_digit',
   'verified_at',
+  'expected_drop_at',
 ] as const;
 
 export type FeedRowData = Pick<Selectable<FeedDomainTable>, (typeof FEED_COLUMNS)[number]>;
@@ -64,6 +67,7 @@ export function toFeedRecord(row: FeedRowData, now: number): FeedRecord {
     has_hyphen: row.has_hyphen === 1,
     has_digit: row.has_digit === 1,
     verified_at: iso(row.verified_at),
+    expected_drop_at: row.status === 'pending-delete' ? iso(row.expected_drop_at) : null,
   };
 }
 
@@ -83,6 +87,7 @@ export const CSV_HEADER = [
   'has_hyphen',
   'has_digit',
   'verified_at',
+  'expected_drop_at',
 ] as const satisfies readonly (keyof FeedRecord)[];
 
 export function toCsvLine(record: FeedRecord): string {

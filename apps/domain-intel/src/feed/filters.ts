@@ -20,7 +20,39 @@ export interface FeedFilters {
   /** Epoch ms, exclusive. */
   droppedBefore: number | null;
   status: FeedStatus;
+  /** Longest label, in characters. */
+  maxLength: number | null;
+  /** false: only labels without a hyphen; null: either. */
+  hyphens: false | null;
+  /** false: only labels without a digit; null: either. */
+  digits: false | null;
+  /** A plain substring the label must contain (lowercase letters, digits, hyphens). */
+  contains: string | null;
+  /** At least this many other tracked TLDs where the label is registered. */
+  minAltTlds: number | null;
+  /** Expected drop (pending-delete rows only), epoch ms, inclusive. */
+  dropsAfter: number | null;
+  /** Expected drop (pending-delete rows only), epoch ms, exclusive. */
+  dropsBefore: number | null;
 }
+
+/** Every query parameter that is a feed filter (the export and saved filters take exactly these). */
+export const FEED_FILTER_PARAMETERS = [
+  'tld',
+  'min_years',
+  'min_da',
+  'min_tf',
+  'dropped_after',
+  'dropped_before',
+  'status',
+  'max_length',
+  'hyphens',
+  'digits',
+  'contains',
+  'min_alt_tlds',
+  'drops_after',
+  'drops_before',
+] as const;
 
 export interface FeedPage {
   sort: FeedSort;
@@ -78,6 +110,39 @@ function enumParam<T extends string>(query: FeedQueryInput, name: string, allowe
   return raw as T;
 }
 
+/** `true` (the default: allowed) or `false` (excluded); anything else is a 400. */
+function allowedParam(query: FeedQueryInput, name: string): false | null {
+  const raw = query[name];
+  if (raw === undefined || raw === 'true') return null;
+  if (raw === 'false') return false;
+  throw badRequest(`invalid_${name}`, `${name} must be true or false; got "${raw}".`, { parameter: name });
+}
+
+const LABEL_TEXT = /^[a-z0-9-]{1,63}$/;
+
+/** A plain substring of the label: letters, digits and hyphens only, so it can never be a pattern. */
+function containsParam(query: FeedQueryInput): string | null {
+  const raw = query.contains;
+  if (raw === undefined) return null;
+  const text = raw.trim().toLowerCase();
+  if (!LABEL_TEXT.test(text)) {
+    throw badRequest(
+      'invalid_contains',
+      `contains must be 1-63 letters, digits or hyphens (plain text, no wildcards); got "${raw}".`,
+      { parameter: 'contains' },
+    );
+  }
+  return text;
+}
+
+function dateRange(after: number | null, before: number | null, afterName: string, beforeName: string): void {
+  if (after !== null && before !== null && after >= before) {
+    throw badRequest('invalid_date_range', `${afterName} must be earlier than ${beforeName}.`, {
+      parameter: afterName,
+    });
+  }
+}
+
 function tldParam(query: FeedQueryInput, tracked: readonly string[]): string[] | null {
   const raw = query.tld;
   if (raw === undefined) return null;
@@ -105,15 +170,22 @@ export function parseFeedFilters(query: FeedQueryInput, trackedTlds: readonly st
     droppedAfter: dateParam(query, 'dropped_after'),
     droppedBefore: dateParam(query, 'dropped_before'),
     status: enumParam(query, 'status', FEED_STATUSES, 'dropped'),
+    maxLength: integerParam(query, 'max_length', 1, 63),
+    hyphens: allowedParam(query, 'hyphens'),
+    digits: allowedParam(query, 'digits'),
+    contains: containsParam(query),
+    minAltTlds: integerParam(query, 'min_alt_tlds', 0, 100),
+    dropsAfter: dateParam(query, 'drops_after'),
+    dropsBefore: dateParam(query, 'drops_before'),
   };
-  if (
-    filters.droppedAfter !== null &&
-    filters.droppedBefore !== null &&
-    filters.droppedAfter >= filters.droppedBefore
-  ) {
-    throw badRequest('invalid_date_range', 'dropped_after must be earlier than dropped_before.', {
-      parameter: 'dropped_after',
-    });
+  dateRange(filters.droppedAfter, filters.droppedBefore, 'dropped_after', 'dropped_before');
+  dateRange(filters.dropsAfter, filters.dropsBefore, 'drops_after', 'drops_before');
+  if ((filters.dropsAfter !== null || filters.dropsBefore !== null) && filters.status !== 'pending-delete') {
+    throw badRequest(
+      'drops_filter_needs_pending_delete',
+      'drops_after and drops_before filter on the expected drop of pending-delete names; add status=pending-delete.',
+      { parameter: filters.dropsAfter !== null ? 'drops_after' : 'drops_before' },
+    );
   }
   return filters;
 }
