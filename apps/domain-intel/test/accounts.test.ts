@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { hashSecret } from '@repo/server-kit';
 import { databaseTargets } from '@repo/server-kit/testing';
-import { hashApiKey } from '../src/accounts/api-keys.ts';
 import { bearer, createTestApp, type TestApp } from './helpers.ts';
 
 const quota = (t: TestApp, key: string) => t.app.inject({ url: '/v1/quota', headers: bearer(key) });
@@ -19,7 +19,7 @@ for (const target of databaseTargets()) {
       assert.match(key.key, /^di_live_[1-9A-HJ-NP-Za-km-z]{43,44}$/);
       const rows = await t.app.ctx.database.db.selectFrom('api_keys').selectAll().execute();
       const row = rows.find((candidate) => candidate.id === key.key_id)!;
-      assert.equal(row.key_hash, hashApiKey(key.key));
+      assert.equal(row.key_hash, hashSecret(key.key));
       const stored = JSON.stringify(rows);
       assert.ok(!stored.includes(key.key), 'the key itself is never stored');
       assert.equal(row.prefix, key.key.slice(0, 12));

@@ -12,4 +12,5 @@ export * from './migrations.ts';
 export * from './prepared-query.ts';
 export * from './redis.ts';
 export * from './request-id.ts';
+export * from './secrets.ts';
 export * from './server.ts';

@@ -1,7 +1,7 @@
-import { AppError, type Clock } from '@repo/server-kit';
+import { AppError, type Clock, hashSecret } from '@repo/server-kit';
 import { LRUCache } from 'lru-cache';
 import type { AccountsRepository, KeyOwnerRow } from './accounts-repository.ts';
-import { generateApiKey, hashApiKey, isWellFormedApiKey } from './api-keys.ts';
+import { generateApiKey, isWellFormedApiKey } from './api-keys.ts';
 import { addUtcMonths, type EffectiveSubscription, effectiveSubscription } from './billing.ts';
 import type { Caller } from './caller.ts';
 import { normalizeEmail } from './email.ts';
@@ -180,7 +180,7 @@ export class AccountsService {
   async authenticate(authorization: string | undefined): Promise<Caller> {
     const key = parseBearer(authorization);
     if (!isWellFormedApiKey(key)) throw unauthorized('invalid_key', 'The API key is not valid.');
-    const owner = await this.#findKeyOwner(hashApiKey(key));
+    const owner = await this.#findKeyOwner(hashSecret(key));
     if (!owner) throw unauthorized('invalid_key', 'The API key is not valid.');
     if (owner.revoked_at !== null) throw unauthorized('key_revoked', 'This API key has been revoked.');
     const plan = planOf(owner.plan);

@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { hashSecret } from '@repo/server-kit';
 import bs58 from 'bs58';
 
 export const API_KEY_PREFIX = 'di_live_';
@@ -14,14 +15,10 @@ export interface NewApiKey {
   prefix: string;
 }
 
+/** A new key; only its SHA-256 (`hashSecret`) is stored and looked up. */
 export function generateApiKey(): NewApiKey {
   const key = API_KEY_PREFIX + bs58.encode(randomBytes(32));
-  return { key, hash: hashApiKey(key), prefix: key.slice(0, DISPLAY_PREFIX_LENGTH) };
-}
-
-/** Keys are stored and looked up only by their SHA-256. */
-export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return { key, hash: hashSecret(key), prefix: key.slice(0, DISPLAY_PREFIX_LENGTH) };
 }
 
 export function isWellFormedApiKey(candidate: string): boolean {

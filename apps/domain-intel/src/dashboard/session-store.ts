@@ -1,13 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
-import type { Clock } from '@repo/server-kit';
+import { type Clock, hashSecret, isWellFormedSecret, newSecret } from '@repo/server-kit';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-
-export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
-/** 32 random bytes, base64url: 43 characters. */
-export const newToken = () => randomBytes(32).toString('base64url');
-export const isWellFormedToken = (token: string | undefined): token is string =>
-  token !== undefined && /^[\w-]{43}$/.test(token);
 
 export interface SessionAccount {
   accountId: string;
@@ -27,12 +20,12 @@ export class DashboardSessions {
 
   /** Starts a session and returns the token for the cookie. */
   async create(accountId: string): Promise<{ token: string; expiresAt: number }> {
-    const token = newToken();
+    const token = newSecret();
     const now = this.clock.now();
     const expiresAt = now + this.lifetimeMs;
     await this.db
       .insertInto('dashboard_sessions')
-      .values({ id_hash: hashToken(token), account_id: accountId, created_at: now, expires_at: expiresAt })
+      .values({ id_hash: hashSecret(token), account_id: accountId, created_at: now, expires_at: expiresAt })
       .execute();
     // Sign-ins are rare: clearing expired rows here keeps the table small without a job.
     await this.db.deleteFrom('dashboard_sessions').where('expires_at', '<=', now).execute();
@@ -41,12 +34,12 @@ export class DashboardSessions {
 
   /** The account of a live session, or undefined for an unknown, malformed or expired token. */
   async accountOf(token: string | undefined): Promise<SessionAccount | undefined> {
-    if (!isWellFormedToken(token)) return undefined;
+    if (!isWellFormedSecret(token)) return undefined;
     const row = await this.db
       .selectFrom('dashboard_sessions')
       .innerJoin('accounts', 'accounts.id', 'dashboard_sessions.account_id')
       .select(['accounts.id as accountId', 'accounts.email', 'dashboard_sessions.expires_at'])
-      .where('dashboard_sessions.id_hash', '=', hashToken(token))
+      .where('dashboard_sessions.id_hash', '=', hashSecret(token))
       .executeTakeFirst();
     if (!row || row.expires_at <= this.clock.now()) return undefined;
     return { accountId: row.accountId, email: row.email };
@@ -54,6 +47,6 @@ export class DashboardSessions {
 
   async end(token: string | undefined): Promise<void> {
     if (!token) return;
-    await this.db.deleteFrom('dashboard_sessions').where('id_hash', '=', hashToken(token)).execute();
+    await this.db.deleteFrom('dashboard_sessions').where('id_hash', '=', hashSecret(token)).execute();
   }
 }

@@ -1,7 +1,6 @@
-import type { Clock } from '@repo/server-kit';
+import { type Clock, hashSecret, isWellFormedSecret, newSecret } from '@repo/server-kit';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { hashToken, isWellFormedToken, newToken } from './session-store.ts';
 
 /** How long a sign-in link works. */
 export const SIGN_IN_LINK_MINUTES = 15;
@@ -14,13 +13,13 @@ export class SignInLinks {
   ) {}
 
   async create(accountId: string): Promise<string> {
-    const token = newToken();
+    const token = newSecret();
     const now = this.clock.now();
     await this.db.deleteFrom('dashboard_sign_in_links').where('expires_at', '<=', now).execute();
     await this.db
       .insertInto('dashboard_sign_in_links')
       .values({
-        id_hash: hashToken(token),
+        id_hash: hashSecret(token),
         account_id: accountId,
         created_at: now,
         expires_at: now + SIGN_IN_LINK_MINUTES * 60_000,
@@ -31,21 +30,21 @@ export class SignInLinks {
 
   /** Whether the link still works (to show its confirmation page); does not use it up. */
   async isValid(token: string | undefined): Promise<boolean> {
-    if (!isWellFormedToken(token)) return false;
+    if (!isWellFormedSecret(token)) return false;
     const row = await this.db
       .selectFrom('dashboard_sign_in_links')
       .select('expires_at')
-      .where('id_hash', '=', hashToken(token))
+      .where('id_hash', '=', hashSecret(token))
       .executeTakeFirst();
     return row !== undefined && row.expires_at > this.clock.now();
   }
 
   /** Uses the link up and returns its account; one DELETE … RETURNING, so two clicks cannot both win. */
   async consume(token: string | undefined): Promise<string | undefined> {
-    if (!isWellFormedToken(token)) return undefined;
+    if (!isWellFormedSecret(token)) return undefined;
     const row = await this.db
       .deleteFrom('dashboard_sign_in_links')
-      .where('id_hash', '=', hashToken(token))
+      .where('id_hash', '=', hashSecret(token))
       .where('expires_at', '>', this.clock.now())
       .returning('account_id')
       .executeTakeFirst();

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, type Clock, prepareQuery } from '@repo/server-kit';
+import { AppError, type Clock, digestsEqual, hashSecret, newSecret, prepareQuery } from '@repo/server-kit';
 import type { Kysely } from 'kysely';
 import { type ApplicationsService, appNotFound } from '../applications/applications-service.ts';
 import type { DB } from '../db/schema.ts';
 import { QUALIFIED_USER_COLUMNS } from '../users/user-columns.ts';
 import type { User, UsersService } from '../users/users-service.ts';
-import { digestsEqual, hashSecret, newSecret } from './secrets.ts';
 
 const KEY_PREFIX = 'spk_';
 const TOKEN_PREFIX = 'spt_';

@@ -1,7 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import type { Clock } from '@repo/server-kit';
+import { type Clock, hashSecret, newSecret } from '@repo/server-kit';
 import type { Kysely } from 'kysely';
-import { hashSecret, newSecret } from '../auth/secrets.ts';
 import type { DB } from '../db/schema.ts';
 
 /** A login session row: only the SHA-256 of the cookie value is stored. */
@@ -82,7 +80,7 @@ export class WebSessionStore {
   async secret(name: string): Promise<string> {
     await this.#db
       .insertInto('web_secrets')
-      .values({ name, value: randomBytes(32).toString('base64url') })
+      .values({ name, value: newSecret() })
       .onConflict((oc) => oc.column('name').doNothing())
       .execute();
     const row = await this.#db
