@@ -73,6 +73,12 @@ export const envSchema = baseEnvSchema.extend({
    * worker`) when REDIS_URL is set, else in this process under a database lease; `off` in tests.
    */
   JOBS_SCHEDULER: z.enum(['auto', 'in-process', 'bullmq', 'off']).default('auto'),
+  /**
+   * Lifetime of a job's database lease, in seconds. The running job renews it every quarter of
+   * this (a heartbeat), so it only lapses when its holder died; the recovery check (every
+   * minute) then re-runs the interrupted job.
+   */
+  JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** How long a feed `total` may be reused for the same filters, in seconds (0 = never). */
   FEED_COUNT_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   /** ICANN account API (CZDS authentication: POST {CZDS_AUTH_URL}/api/authenticate). */

@@ -73,7 +73,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     { sqliteFile: 'domain-intel.sqlite', migrations },
     overrides,
   );
-  const zonesModule = createZonesModule(config, database, clock);
+  const zonesModule = await createZonesModule(config, database, clock);
   const zoneIndex = await ZoneIndex.open({
     directory: config.ZONE_INDEX_DIR ?? path.join(config.DATA_DIR, 'zone-index'),
     tlds: config.TRACKED_TLDS,

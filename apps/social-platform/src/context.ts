@@ -43,6 +43,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const db = database.db;
   const mediaDir = path.resolve(config.DATA_DIR, 'media');
   const storage = new LocalDiskStorage(mediaDir, config.PUBLIC_URL);
+  await storage.sweepLeftovers(); // half-written uploads of a crashed process
   const users = new UsersService(db, clock);
   const friends = new FriendsService(db, clock);
   const apps = new ApplicationsService(db, clock);

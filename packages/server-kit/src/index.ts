@@ -14,3 +14,4 @@ export * from './redis.ts';
 export * from './request-id.ts';
 export * from './secrets.ts';
 export * from './server.ts';
+export * from './temp-files.ts';

@@ -2,8 +2,8 @@ import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { AppContext } from '../context.ts';
 import type { JobLogger } from './in-process-scheduler.ts';
-import { type JobName, runJob } from './pipeline.ts';
-import { SCHEDULES } from './schedules.ts';
+import { type JobName, recoverInterruptedJobs, runJob } from './pipeline.ts';
+import { RECOVERY_SCHEDULE, SCHEDULES } from './schedules.ts';
 
 export const PIPELINE_QUEUE = 'domain-intel-pipeline';
 
@@ -30,10 +30,20 @@ export async function startBullmqWorker(
       { name, opts: { removeOnComplete: 100, removeOnFail: 500 } },
     );
   }
+  await queue.upsertJobScheduler(
+    'pipeline:recover',
+    { pattern: RECOVERY_SCHEDULE, tz: 'UTC' },
+    { name: 'recover', opts: { removeOnComplete: 10, removeOnFail: 100 } },
+  );
   const workerConnection = connection.duplicate({ maxRetriesPerRequest: null });
   const worker = new Worker(
     PIPELINE_QUEUE,
     async (job) => {
+      if (job.name === 'recover') {
+        const rerun = await recoverInterruptedJobs(ctx);
+        for (const name of rerun) log.info(`${name} pipeline re-run after its holder died`);
+        return { rerun };
+      }
       const name = job.name as JobName;
       const outcome = name === 'daily' ? await runJob(ctx, 'daily') : await runJob(ctx, 'hourly');
       log.info(outcome.status === 'completed' ? `${name} pipeline finished` : `${name} pipeline skipped (lease held)`);

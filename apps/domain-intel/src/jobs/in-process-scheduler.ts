@@ -1,7 +1,7 @@
 import { Cron } from 'croner';
 import type { AppContext } from '../context.ts';
-import { type JobName, runJob } from './pipeline.ts';
-import { SCHEDULES } from './schedules.ts';
+import { type JobName, recoverInterruptedJobs, runJob } from './pipeline.ts';
+import { RECOVERY_SCHEDULE, SCHEDULES } from './schedules.ts';
 
 export interface JobLogger {
   info(message: string): void;
@@ -36,11 +36,19 @@ export function startInProcessScheduler(ctx: AppContext, log: JobLogger): InProc
     // `protect` skips a firing while the previous run of the same job is still going.
     (name) => new Cron(SCHEDULES[name], { timezone: 'UTC', protect: true }, fire(name)),
   );
+  const recovery = new Cron(RECOVERY_SCHEDULE, { timezone: 'UTC', protect: true }, async () => {
+    try {
+      for (const name of await recoverInterruptedJobs(ctx)) log.info(`${name} pipeline re-run after its holder died`);
+    } catch (error) {
+      log.error(error, 'recovery of interrupted jobs failed');
+    }
+  });
   return {
     nextRuns: () =>
       Object.fromEntries(names.map((name, i) => [name, jobs[i]!.nextRun()])) as Record<JobName, Date | null>,
     stop() {
       for (const job of jobs) job.stop();
+      recovery.stop();
     },
   };
 }

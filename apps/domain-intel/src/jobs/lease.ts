@@ -48,6 +48,18 @@ export class JobLeases {
     await this.db.deleteFrom('job_leases').where('name', '=', name).where('owner', '=', this.owner).execute();
   }
 
+  /** Leases whose holder stopped renewing them: it died mid-job, and the job should run again. */
+  async lapsed(names: readonly string[]): Promise<string[]> {
+    if (names.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('job_leases')
+      .select('name')
+      .where('name', 'in', names)
+      .where('expires_at', '<=', this.clock.now())
+      .execute();
+    return rows.map((row) => row.name);
+  }
+
   async holder(name: string): Promise<{ owner: string; expiresAt: number } | null> {
     const row = await this.db
       .selectFrom('job_leases')
@@ -61,8 +73,9 @@ export class JobLeases {
 export type LeasedOutcome<T> = { status: 'completed'; result: T } | { status: 'skipped'; heldBy: string | null };
 
 /**
- * Runs `job` under the lease `name`, renewing it every third of `ttlMs` (real time) while it
- * runs; returns `skipped` when another process holds it.
+ * Runs `job` under the lease `name`, renewing it every quarter of `ttlMs` (real time) while it
+ * runs, so a short lease only lapses when this process died; returns `skipped` when another
+ * process holds it.
  */
 export async function runLeased<T>(
   leases: JobLeases,
@@ -75,7 +88,7 @@ export async function runLeased<T>(
   }
   const heartbeat = setInterval(() => {
     leases.renew(name, ttlMs).catch(() => {});
-  }, ttlMs / 3);
+  }, ttlMs / 4);
   heartbeat.unref();
   try {
     return { status: 'completed', result: await job() };

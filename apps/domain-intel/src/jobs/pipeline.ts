@@ -7,9 +7,6 @@ import { type LeasedOutcome, runLeased } from './lease.ts';
 import { type JobProgress, silentProgress } from './progress.ts';
 
 const MINUTE = 60_000;
-/** Lease lifetimes: longer than a normal run, short enough that a crashed run is retried soon. */
-const DAILY_LEASE_MS = 30 * MINUTE;
-const HOURLY_LEASE_MS = 15 * MINUTE;
 /** An hourly run stops starting RDAP lookups after this long, so runs never pile up. */
 const HOURLY_RDAP_BUDGET_MS = 45 * MINUTE;
 
@@ -115,7 +112,28 @@ export function runJob(
   name: JobName,
   options: { date?: string; progress?: JobProgress } = {},
 ): Promise<LeasedOutcome<DailyReport | HourlyReport>> {
+  const leaseMs = ctx.config.JOB_LEASE_SECONDS * 1000;
   return name === 'daily'
-    ? runLeased(ctx.jobLeases, 'pipeline:daily', DAILY_LEASE_MS, () => runDailyPipeline(ctx, options))
-    : runLeased(ctx.jobLeases, 'pipeline:hourly', HOURLY_LEASE_MS, () => runHourlyPipeline(ctx, options));
+    ? runLeased(ctx.jobLeases, LEASES.daily, leaseMs, () => runDailyPipeline(ctx, options))
+    : runLeased(ctx.jobLeases, LEASES.hourly, leaseMs, () => runHourlyPipeline(ctx, options));
+}
+
+const LEASES: Record<JobName, string> = { daily: 'pipeline:daily', hourly: 'pipeline:hourly' };
+
+/**
+ * Re-runs the jobs whose lease lapsed: a released lease is deleted, so a lease row past its
+ * expiry means its holder died mid-run (killed, out of memory, machine lost). Both jobs are
+ * idempotent and resume where the dead run stopped. The schedulers call this every minute,
+ * so an interrupted job runs again within about a minute of its lease lapsing.
+ */
+export async function recoverInterruptedJobs(ctx: AppContext): Promise<JobName[]> {
+  const names = Object.keys(LEASES) as JobName[];
+  const lapsed = new Set(await ctx.jobLeases.lapsed(names.map((name) => LEASES[name])));
+  const rerun: JobName[] = [];
+  for (const name of names) {
+    if (!lapsed.has(LEASES[name])) continue;
+    const outcome = name === 'daily' ? await runJob(ctx, 'daily') : await runJob(ctx, 'hourly');
+    if (outcome.status === 'completed') rerun.push(name);
+  }
+  return rerun;
 }

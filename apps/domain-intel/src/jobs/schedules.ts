@@ -6,3 +6,6 @@ export const SCHEDULES = {
   daily: '0 6 * * *',
   hourly: '30 * * * *',
 } as const;
+
+/** Every minute: re-run a job whose lease lapsed because its holder died (see recoverInterruptedJobs). */
+export const RECOVERY_SCHEDULE = '* * * * *';

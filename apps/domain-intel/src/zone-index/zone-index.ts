@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { isTemporaryName, sweepTemporaryFiles, temporaryPath } from '@repo/server-kit';
 import type { ZonePresence } from '../availability/zone-presence.ts';
 import type { SnapshotStore } from '../zones/snapshot-store.ts';
 import { BlockCache } from './block-cache.ts';
-import { FILE_EXTENSION, indexFileName, parseIndexFileName, ZoneIndexFormatError } from './format.ts';
+import { indexFileName, parseIndexFileName, ZoneIndexFormatError } from './format.ts';
 import { IndexFile } from './index-reader.ts';
 import { writeIndexFile } from './index-writer.ts';
 
@@ -39,8 +39,6 @@ export interface IndexedTld {
 }
 
 const SINGLE_LABEL_TLD = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
-const TEMP_MARKER = '.tmp-';
-const STALE_TEMP_MS = 24 * 3_600_000;
 
 /**
  * The exact zone index: for each tracked TLD, an on-disk index of its latest snapshot's names
@@ -194,7 +192,7 @@ export class ZoneIndex implements ZonePresence {
 
   /** Writes beside the final path and renames, so a crash never leaves a half-written index in place. */
   async #build(tld: string, date: string, finalPath: string): Promise<IndexFile> {
-    const temporary = `${finalPath}${TEMP_MARKER}${process.pid}-${randomBytes(4).toString('hex')}`;
+    const temporary = temporaryPath(path.dirname(finalPath), path.basename(finalPath));
     try {
       await writeIndexFile(temporary, this.#options.snapshots.read(tld, date), {
         tld,
@@ -222,12 +220,11 @@ export class ZoneIndex implements ZonePresence {
   async #loadPersisted(): Promise<void> {
     const directory = this.#options.directory;
     await mkdir(directory, { recursive: true });
+    // Half-built indexes of a crashed build go; those of a build still running elsewhere stay.
+    await sweepTemporaryFiles(directory);
     const byTld = new Map<string, string[]>();
     for (const name of await readdir(directory)) {
-      if (name.includes(TEMP_MARKER)) {
-        await removeIfStale(path.join(directory, name));
-        continue;
-      }
+      if (isTemporaryName(name)) continue;
       const parsed = parseIndexFileName(name);
       if (!parsed || !this.#options.tlds.includes(parsed.tld)) continue;
       byTld.set(parsed.tld, [...(byTld.get(parsed.tld) ?? []), parsed.date]);
@@ -249,11 +246,4 @@ export class ZoneIndex implements ZonePresence {
       }
     }
   }
-}
-
-/** Removes a temporary file left by a crashed build; a recent one may belong to a build still running elsewhere. */
-async function removeIfStale(file: string): Promise<void> {
-  const info = await stat(file).catch(() => null);
-  if (info && Date.now() - info.mtimeMs > STALE_TEMP_MS && file.includes(FILE_EXTENSION))
-    await rm(file, { force: true });
 }

@@ -1,15 +1,18 @@
-import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { temporaryPath } from '@repo/server-kit';
 import { pipeline } from 'node:stream/promises';
 import { createGzip, constants as zlibConstants } from 'node:zlib';
 import { openDecompressed, splitLines } from './byte-source.ts';
 import { SortChunk } from './sort-chunk.ts';
 
 export interface ExternalSortOptions {
-  /** Where sorted runs are spilled; a private sub-directory is created and removed. */
+  /**
+   * Where sorted runs are spilled; a private sub-directory (a server-kit temporary name, so a
+   * crashed import's runs are swept at the next start) is created and removed.
+   */
   tempDir: string;
   /** Names held in memory at once; bounds memory (~60-80 bytes of heap per name). */
   chunkNames: number;
@@ -25,7 +28,7 @@ export async function* sortUnique(
   names: AsyncIterable<string>,
   options: ExternalSortOptions,
 ): AsyncGenerator<string[]> {
-  const runDir = path.join(options.tempDir, `sort-${randomBytes(6).toString('hex')}`);
+  const runDir = temporaryPath(options.tempDir, 'sort');
   const runs: string[] = [];
   try {
     const chunk = new SortChunk(options.chunkNames);

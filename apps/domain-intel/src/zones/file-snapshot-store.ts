@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { sweepTemporaryFiles, temporaryPath } from '@repo/server-kit';
 import { createGzip } from 'node:zlib';
 import { describeReadFailure, openDecompressed, splitLines } from './byte-source.ts';
 import { ZoneError } from './errors.ts';
@@ -15,7 +15,8 @@ const SNAPSHOT_FILE = /^(\d{4}-\d{2}-\d{2})\.txt\.gz$/;
 /**
  * Snapshots as gzip files of newline-terminated names: `<root>/<tld>/<YYYY-MM-DD>.txt.gz`
  * (`zcat` + `comm` work on them directly). A file exists only once complete: it is written
- * under a dot-prefixed temporary name, flushed to disk, then renamed into place.
+ * under a temporary name (server-kit's, naming its writer), flushed to disk, then renamed into
+ * place; `sweepLeftovers` removes what a crashed writer left.
  */
 export class FileSnapshotStore implements WritableSnapshotStore {
   constructor(readonly root: string) {}
@@ -37,6 +38,19 @@ export class FileSnapshotStore implements WritableSnapshotStore {
       throw error;
     }
     return entries.flatMap((entry) => SNAPSHOT_FILE.exec(entry)?.[1] ?? []).sort();
+  }
+
+  /** Removes snapshot temp files whose writer died (see server-kit's sweepTemporaryFiles). */
+  async sweepLeftovers(): Promise<string[]> {
+    let tlds: string[];
+    try {
+      tlds = await readdir(this.root);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+    const removed = await Promise.all(tlds.map((tld) => sweepTemporaryFiles(path.join(this.root, tld))));
+    return removed.flat();
   }
 
   async latestDate(tld: string): Promise<string | null> {
@@ -81,7 +95,7 @@ export class FileSnapshotStore implements WritableSnapshotStore {
   async stage(tld: string, date: string, sortedNames: AsyncIterable<string[]>): Promise<StagedSnapshot> {
     const target = this.fileOf(tld, date);
     await mkdir(path.dirname(target), { recursive: true });
-    const temporary = path.join(path.dirname(target), `.${date}.${randomBytes(6).toString('hex')}.tmp`);
+    const temporary = temporaryPath(path.dirname(target), `.${date}`);
     let names = 0;
     async function* ordered() {
       let previous = '';

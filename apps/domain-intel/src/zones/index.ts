@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Clock, Database } from '@repo/server-kit';
+import { type Clock, type Database, sweepTemporaryFiles } from '@repo/server-kit';
 import type { Config } from '../config.ts';
 import type { DB } from '../db/schema.ts';
 import { CzdsClient } from './czds-client.ts';
@@ -30,10 +30,15 @@ export interface ZonesModule {
 /**
  * Everything under DATA_DIR/zones: `snapshots/<tld>/<date>.txt.gz` (the sorted name lists),
  * `downloads/<tld>/<date>.zone.gz` (CZDS files waiting for import), `tmp/` (sort runs).
+ * Sort runs and snapshot temp files left by a crashed import are swept first; a download's
+ * `.part` file is kept, since the next sync resumes it.
  */
-export function createZonesModule(config: Config, database: Database<DB>, clock: Clock): ZonesModule {
+export async function createZonesModule(config: Config, database: Database<DB>, clock: Clock): Promise<ZonesModule> {
   const root = path.join(config.DATA_DIR, 'zones');
   const snapshots = new FileSnapshotStore(path.join(root, 'snapshots'));
+  const tempDir = path.join(root, 'tmp');
+  await sweepTemporaryFiles(tempDir);
+  await snapshots.sweepLeftovers();
   const catalog = new ZoneCatalog(database.db);
   const czds = new CzdsClient({
     authUrl: config.CZDS_AUTH_URL,
@@ -49,7 +54,7 @@ export function createZonesModule(config: Config, database: Database<DB>, clock:
     store: snapshots,
     catalog,
     clock,
-    tempDir: path.join(root, 'tmp'),
+    tempDir,
     sortChunkNames: config.ZONE_SORT_CHUNK_NAMES,
     maxShrink: config.ZONE_MAX_SHRINK,
   });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { sweepTemporaryFiles, temporaryPath } from '@repo/server-kit';
 
 /**
  * Where media files live. Local disk now; an S3-compatible store implements the same
@@ -23,18 +24,30 @@ export function newStoragePrefix(): string {
   return `${id.slice(0, 2)}/${id}`;
 }
 
-/** Files under `root`, served by the platform's /media/ route. */
+/**
+ * Files under `root`, served by the platform's /media/ route. Uploads are written to
+ * `root/.incoming/` (a dot directory the route refuses to serve) and renamed into place, so a
+ * reader never sees a half-written file; `sweepLeftovers` removes what a crashed writer left there.
+ */
 export class LocalDiskStorage implements MediaStorage {
+  readonly #incoming: string;
+
   constructor(
     private readonly root: string,
     private readonly publicBaseUrl: string,
-  ) {}
+  ) {
+    this.#incoming = path.join(root, '.incoming');
+  }
+
+  async sweepLeftovers(): Promise<string[]> {
+    return sweepTemporaryFiles(this.#incoming);
+  }
 
   async put(key: string, data: Buffer): Promise<void> {
     const file = this.pathOf(key);
     await mkdir(path.dirname(file), { recursive: true });
-    // Write aside and rename, so a reader never sees a half-written file.
-    const temporary = `${file}.${randomBytes(6).toString('hex')}.part`;
+    await mkdir(this.#incoming, { recursive: true });
+    const temporary = temporaryPath(this.#incoming, path.basename(file));
     try {
       await writeFile(temporary, data);
       await rename(temporary, file);
