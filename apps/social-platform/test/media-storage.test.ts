@@ -24,7 +24,14 @@ describe('local media storage', () => {
       const script =
         "import { writeFileSync } from 'node:fs'; import { temporaryPath } from '@repo/server-kit';" +
         "const file = temporaryPath(process.argv[1], 'photo.jpg'); writeFileSync(file, 'half'); console.log(file);";
-      const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, incoming]);
+      const { stdout } = await run(process.execPath, [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        script,
+        incoming,
+      ]);
       const leftover = stdout.trim();
       assert.ok(existsSync(leftover));
 

@@ -21,7 +21,10 @@ export const FOREIGN_TEMP_MAX_AGE_MS = 24 * 3_600_000;
 /** A fresh temporary name in `directory` for something about `label` (a date, a file name). */
 export function temporaryPath(directory: string, label: string): string {
   const safeLabel = label.replace(/[^A-Za-z0-9._-]/g, '_');
-  return path.join(directory, `${safeLabel}${MARKER}${HOST}~${process.pid}~${INCARNATION}~${randomBytes(6).toString('hex')}`);
+  return path.join(
+    directory,
+    `${safeLabel}${MARKER}${HOST}~${process.pid}~${INCARNATION}~${randomBytes(6).toString('hex')}`,
+  );
 }
 
 export function isTemporaryName(name: string): boolean {

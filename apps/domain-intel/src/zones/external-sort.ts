@@ -2,9 +2,9 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { temporaryPath } from '@repo/server-kit';
 import { pipeline } from 'node:stream/promises';
 import { createGzip, constants as zlibConstants } from 'node:zlib';
+import { temporaryPath } from '@repo/server-kit';
 import { openDecompressed, splitLines } from './byte-source.ts';
 import { SortChunk } from './sort-chunk.ts';
 
