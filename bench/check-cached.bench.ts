@@ -1,42 +1,36 @@
 /**
  * Cached availability: throughput of /v1/check for a name whose answer is cached (key
- * lookup, quota, cache read, envelope) against the bare Fastify hello-world, in one run,
- * with the cache in memory and (when REDIS_URL is set) in Redis. Target: ratio >= 0.4.
- * A second figure compares it with a keyed, quota-counted no-op route of the same app, which
- * isolates what the check itself adds (target >= 0.8).
+ * lookup, quota, cache read, envelope) against the bare Fastify hello-world, each server in
+ * its own process, with the cache in memory and (when REDIS_URL is set) in Redis. Target:
+ * ratio >= 0.4. A second figure compares it with a keyed, quota-counted no-op route of the same
+ * server, which isolates what the check itself adds (target >= 0.8).
  */
 
 import { startUpstreamSim } from '@repo/upstream-sim';
-import { keyedPingRoute, startDomainIntel } from './lib/domain-intel.ts';
-import { compareLoad, report, reportAgainstHelloWorld } from './lib/harness.ts';
+import { startDomainIntel } from './lib/domain-intel.ts';
+import { compareServers, reportAgainstHelloWorld, reportComparison } from './lib/harness.ts';
 
 async function measureMode(mode: 'memory' | 'redis') {
   const sim = await startUpstreamSim();
   sim.world.register('cached-name.com');
-  const { url, headers, ...api } = await startDomainIntel({
-    sim,
-    redis: mode === 'redis',
-    extraV1Routes: keyedPingRoute,
-  });
-  const checkUrl = `${url}/v1/check?domain=cached-name.com`;
+  const api = await startDomainIntel({ sim, redis: mode === 'redis', keyedPing: true });
+  const { headers } = api.info;
+  const checkPath = '/v1/check?domain=cached-name.com';
   try {
-    const warm = (await (await fetch(checkUrl, { headers })).json()) as { data: { status: string }[] };
+    const warm = (await (await fetch(api.url + checkPath, { headers })).json()) as { data: { status: string }[] };
     if (warm.data[0]?.status !== 'registered') throw new Error(`warm-up answered ${JSON.stringify(warm)}`);
     const before = sim.rdap.requestCount('verisign');
-    await reportAgainstHelloWorld({
-      name: `check-cached-${mode}`,
-      target: '>= 0.4',
-      label: 'check',
-      candidate: { url: checkUrl, headers },
-    });
+    const check = { server: api, path: checkPath, headers };
+    await reportAgainstHelloWorld({ name: `check-cached-${mode}`, target: '>= 0.4', label: 'check', candidate: check });
     if (sim.rdap.requestCount('verisign') !== before)
       throw new Error('the measured calls were not served from the cache');
-    const versusPing = await compareLoad({ url: `${url}/v1/bench/ping`, headers }, { url: checkUrl, headers });
-    report({
+    const versusPing = await compareServers({ server: api, path: '/v1/bench/ping', headers }, check);
+    reportComparison({
       name: `check-cached-vs-keyed-ping-${mode}`,
-      ratio: versusPing.ratio,
       target: '>= 0.8',
-      details: { check_rps: versusPing.candidate.requestsPerSecond, ping_rps: versusPing.baseline.requestsPerSecond },
+      label: 'check',
+      baselineLabel: 'ping',
+      comparison: versusPing,
     });
   } finally {
     await api.close();

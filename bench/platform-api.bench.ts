@@ -1,42 +1,31 @@
 /**
  * Application API overhead: `api.php?method=user.getUser` (token lookup by hash, per-token
- * rate limit, user and profile-picture queries, envelope) against a bare Fastify hello-world,
- * side by side in one run, on SQLite and (when DATABASE_URL is set) Postgres. Target >= 0.5.
+ * rate limit, user and profile-picture queries, envelope, request logging as configured)
+ * against a bare Fastify hello-world, each server in its own process, on SQLite and (when
+ * DATABASE_URL is set) Postgres. Targets: >= 0.5 on SQLite, >= 0.4 on Postgres.
  */
 import { databaseTargets } from '@repo/server-kit/testing';
-import { buildApp, loadPlatformConfig } from 'social-platform';
 import { reportAgainstHelloWorld } from './lib/harness.ts';
+import { startPlatform } from './lib/platform.ts';
+
+const TARGETS = { sqlite: '>= 0.5', postgres: '>= 0.4' };
 
 async function measure(target: ReturnType<typeof databaseTargets>[number]): Promise<void> {
   const provisioned = await target.provision();
-  const config = loadPlatformConfig({
-    DATA_DIR: provisioned.dataDir,
-    ...(provisioned.databaseUrl ? { DATABASE_URL: provisioned.databaseUrl } : {}),
-    LOG_LEVEL: 'silent',
-    // The benchmark measures the work of a call, not the limiter refusing it.
-    API_RATE_LIMIT: '1000000000',
+  const platform = await startPlatform({
+    dataDir: provisioned.dataDir,
+    databaseUrl: provisioned.databaseUrl,
+    postgresSchema: provisioned.postgresSchema,
   });
-  const app = await buildApp(config, { logger: false, postgresSchema: provisioned.postgresSchema });
-  const ctx = app.platform;
-  const user = await ctx.users.create({
-    userName: 'bench',
-    fullName: 'Bench Mark',
-    email: 'bench@example.com',
-    password: 'bench-password',
-    countryIso: 'NL',
-  });
-  const application = await ctx.apps.create({ name: 'Bench', canvasUrl: 'https://bench.test/', ownerId: user.id });
-  const { token } = await ctx.appAuth.exchangeKey(await ctx.appAuth.issueAppKey(application.id, user.id));
-  const url = await app.listen({ host: '127.0.0.1', port: 0 });
   try {
     await reportAgainstHelloWorld({
       name: `platform-api-getuser-${target.name}`,
-      target: '>= 0.5',
+      target: TARGETS[target.name],
       label: 'api',
-      candidate: { url: `${url}/api.php?token=${token}&method=user.getUser` },
+      candidate: { server: platform, path: `/api.php?token=${platform.info.token}&method=user.getUser` },
     });
   } finally {
-    await app.close();
+    await platform.close();
     await provisioned.cleanup();
   }
 }

@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -15,6 +16,7 @@ const files = readdirSync(here)
   .filter((file) => filters.length === 0 || filters.some((filter) => file.includes(filter)))
   .sort();
 
+const loadAtStart = loadavg()[0]!;
 const results: string[] = [];
 let failures = 0;
 for (const file of files) {
@@ -32,7 +34,10 @@ const table = results.map((line) => {
 if (filters.length === 0)
   writeFileSync(
     path.join(here, 'RESULTS.md'),
-    `# Latest benchmark figures\n\nMeasured ${new Date().toISOString()} on ${process.platform} ${process.arch}, Node ${process.version}.\n\n| benchmark | figures |\n|---|---|\n${table.join('\n')}\n`,
+    `# Latest benchmark figures\n\nMeasured ${new Date().toISOString()} on ${process.platform} ${process.arch}, ${cpus().length} cores, Node ${process.version}; ` +
+      `1-minute load average ${loadAtStart.toFixed(1)} at the start and ${loadavg()[0]!.toFixed(1)} at the end (a load above the core count means other work shared the machine).\n\n` +
+      "Throughput figures: the server under test and a bare Fastify hello-world each in its own process, `wrk` in a third, alternating rounds, medians; `-cpu` figures are hello-world's CPU per request ÷ ours, from each server process's own CPU counters.\n\n" +
+      `| benchmark | figures |\n|---|---|\n${table.join('\n')}\n`,
   );
 console.log(`\n${results.join('\n')}`);
 if (failures > 0) {

@@ -1,7 +1,7 @@
 /**
  * /v1/suggest end to end on the simulator with 50 ms RDAP latency on every registry, against
- * one single-name /v1/check in the same run (both over HTTP on loopback, fresh names every
- * call so no cache answers). Target: a suggestion call takes at most 4× a single check.
+ * one single-name /v1/check in the same run (both over HTTP on loopback to the API in its own
+ * process, fresh names every call so no cache answers). Target: a suggestion call takes at most 4× a single check.
  *
  * Measured twice: with the per-registry RDAP limits raised (what the latency target is about)
  * and with the shipped defaults (8 in flight, 10 requests per second per registry host), where
@@ -9,8 +9,10 @@
  */
 import { tempDir } from '@repo/server-kit/testing';
 import { startUpstreamSim } from '@repo/upstream-sim';
-import { buildApp } from 'domain-intel/src/app.ts';
 import { loadDomainIntelConfig } from 'domain-intel/src/config.ts';
+import { createContext } from 'domain-intel/src/context.ts';
+import { simulatorEnv } from 'domain-intel/src/demo/simulator-env.ts';
+import { startDomainIntel } from './lib/domain-intel.ts';
 import { medianMs, report } from './lib/harness.ts';
 
 const RDAP_LATENCY_MS = 50;
@@ -31,15 +33,8 @@ async function measure(limits: Record<string, string>): Promise<Measurement> {
     sim.rdap.setFaults(server, { latencyMs: RDAP_LATENCY_MS });
   }
   const temp = tempDir('bench-suggest');
-  const config = loadDomainIntelConfig({
-    DATA_DIR: temp.dir,
-    LOG_LEVEL: 'silent',
-    RDAP_BOOTSTRAP_URL: `${sim.url}/rdap/bootstrap/dns.json`,
-    RDAP_ALLOW_INSECURE: '1',
-    JOBS_SCHEDULER: 'off',
-    ...limits,
-  });
-  const app = await buildApp(config, { logger: false });
+  const env = { DATA_DIR: temp.dir, LOG_LEVEL: 'silent', JOBS_SCHEDULER: 'off', ...limits };
+  let api: Awaited<ReturnType<typeof startDomainIntel>> | undefined;
   try {
     // Fresh made-up words, so neither the availability cache nor the zone answers for them.
     let counter = 0;
@@ -54,23 +49,30 @@ async function measure(limits: Record<string, string>): Promise<Measurement> {
     };
 
     // A zone per tracked TLD so screening runs on real indexes: each word's exact .com is
-    // delegated (and registered in the simulator), as is usual for a keyword worth suggesting around.
+    // delegated (and registered in the simulator), as is usual for a keyword worth suggesting
+    // around. Written here into the data directory the API process then opens.
     const words = Array.from({ length: RUNS * 2 + 4 }, freshWord);
     counter = 0;
     for (const word of words) sim.world.register(`${word}.com`);
-    for (const tld of config.TRACKED_TLDS) {
-      const names = [...sim.world.inTld(tld)].map((domain) => domain.name).sort();
-      async function* batches() {
-        yield names;
+    const config = loadDomainIntelConfig({ ...env, ...simulatorEnv(sim) });
+    const setup = await createContext(config);
+    try {
+      for (const tld of config.TRACKED_TLDS) {
+        const names = [...sim.world.inTld(tld)].map((domain) => domain.name).sort();
+        async function* batches() {
+          yield names;
+        }
+        const staged = await setup.snapshots.stage(tld, SNAPSHOT_DATE, batches());
+        await staged.commit();
       }
-      const staged = await app.ctx.snapshots.stage(tld, SNAPSHOT_DATE, batches());
-      await staged.commit();
+      await setup.zoneIndex.refresh();
+    } finally {
+      await setup.close();
     }
-    await app.ctx.zoneIndex.refresh();
 
-    const { key } = await app.ctx.accounts.signUp({ email: 'bench-suggest@example.com', plan: 'enterprise' });
-    const base = await app.listen({ host: '127.0.0.1', port: 0 });
-    const headers = { authorization: `Bearer ${key.key}` };
+    api = await startDomainIntel({ sim, quiet: true, env });
+    const { headers } = api.info;
+    const base = api.url;
     const call = async (path: string) => {
       const response = await fetch(`${base}${path}`, { headers });
       const body = (await response.json()) as { data: unknown[]; meta: Record<string, unknown> };
@@ -92,7 +94,7 @@ async function measure(limits: Record<string, string>): Promise<Measurement> {
     });
     return { suggestMs, checkMs, meanSuggestions: suggestions / (RUNS + 1), deadlineRuns };
   } finally {
-    await app.close();
+    await api?.close();
     await sim.close();
     temp.remove();
   }

@@ -1,7 +1,8 @@
 /**
- * The Domain Intelligence API as benchmarks run it: its own data directory, optionally pointed
- * at a running simulator (every upstream) and at Redis, an Enterprise key (counted, never
- * refused), listening on loopback.
+ * The Domain Intelligence API as benchmarks run it, in a process of its own (see
+ * server-process.ts): its own data directory (or one the benchmark prepared), optionally
+ * pointed at a running simulator (every upstream) and at Redis, an Enterprise key (counted,
+ * never refused), logging as the configuration says (as in production; lines go to /dev/null).
  */
 import { tempDir } from '@repo/server-kit/testing';
 import type { UpstreamSim } from '@repo/upstream-sim';
@@ -9,50 +10,74 @@ import { simulatorEnv } from 'domain-intel/demo/simulator-env.ts';
 import { buildApp } from 'domain-intel/src/app.ts';
 import { loadDomainIntelConfig } from 'domain-intel/src/config.ts';
 import { ok } from 'domain-intel/src/http/envelope.ts';
-import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import type { ServerProcessOptions, StartedServer } from './server-process.ts';
+import { type ServerProcess, startServerProcess } from './server-process.ts';
 
-export interface RunningDomainIntel {
-  app: FastifyInstance;
-  /** Base URL, e.g. http://127.0.0.1:41234 */
-  url: string;
-  /** `Authorization` header of the Enterprise key. */
-  headers: { authorization: string };
-  close(): Promise<void>;
-}
-
-export interface DomainIntelBenchOptions {
-  sim?: UpstreamSim;
+/** JSON-only: it crosses into the server process. */
+export interface DomainIntelServerOptions {
+  /** Environment for loadDomainIntelConfig (simulator URLs, DATA_DIR, DATABASE_URL, …). */
+  env?: Record<string, string>;
   /** Quota and caches in Redis (REDIS_URL), under a key prefix of this run's own. */
   redis?: boolean;
-  env?: Record<string, string>;
-  extraV1Routes?: FastifyPluginAsync;
+  /** Mount GET /v1/bench/ping: a keyed, quota-counted route that does nothing. */
+  keyedPing?: boolean;
+  /** LOG_LEVEL=silent and no logger (for latency benchmarks that measure upstream waits). */
+  quiet?: boolean;
+}
+
+export interface DomainIntelInfo {
+  /** `Authorization` header of the Enterprise key. */
+  headers: { authorization: string };
 }
 
 /** A keyed, quota-counted route that does nothing: the cost of the key-and-quota pipeline alone. */
-export async function keyedPingRoute(v1: FastifyInstance): Promise<void> {
+async function keyedPingRoute(v1: FastifyInstance): Promise<void> {
   v1.get('/bench/ping', async (request) => ok(request, { pong: true }));
 }
 
-export async function startDomainIntel(options: DomainIntelBenchOptions = {}): Promise<RunningDomainIntel> {
-  const temp = tempDir('bench-domain-intel');
+/** Runs in the server process. */
+export async function domainIntelServer(options: DomainIntelServerOptions): Promise<StartedServer<DomainIntelInfo>> {
+  const temp = options.env?.DATA_DIR ? null : tempDir('bench-domain-intel');
   const config = loadDomainIntelConfig({
-    DATA_DIR: temp.dir,
-    LOG_LEVEL: 'silent',
     JOBS_SCHEDULER: 'off',
-    ...(options.sim ? simulatorEnv(options.sim) : {}),
-    ...(options.redis ? { REDIS_URL: process.env.REDIS_URL, REDIS_KEY_PREFIX: `bench:${Date.now()}:` } : {}),
+    ...(temp ? { DATA_DIR: temp.dir } : {}),
+    ...(options.redis
+      ? { REDIS_URL: process.env.REDIS_URL, REDIS_KEY_PREFIX: `bench:${process.pid}:${Date.now()}:` }
+      : {}),
+    ...(options.quiet ? { LOG_LEVEL: 'silent' } : {}),
     ...options.env,
   });
-  const app = await buildApp(config, { logger: false, extraV1Routes: options.extraV1Routes });
-  const { key } = await app.ctx.accounts.signUp({ email: `bench-${Date.now()}@example.com`, plan: 'enterprise' });
+  const app = await buildApp(config, {
+    logger: !options.quiet,
+    extraV1Routes: options.keyedPing ? keyedPingRoute : undefined,
+  });
+  const { key } = await app.ctx.accounts.signUp({
+    email: `bench-${process.pid}-${Date.now()}@example.com`,
+    plan: 'enterprise',
+  });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   return {
-    app,
     url,
-    headers: { authorization: `Bearer ${key.key}` },
+    info: { headers: { authorization: `Bearer ${key.key}` } },
     async close() {
       await app.close();
-      temp.remove();
+      temp?.remove();
     },
   };
+}
+
+/** Starts the API in its own process; `sim` (running in the benchmark's process) serves every upstream. */
+export function startDomainIntel(
+  options: DomainIntelServerOptions & { sim?: UpstreamSim } = {},
+  processOptions: ServerProcessOptions = {},
+): Promise<ServerProcess<DomainIntelInfo>> {
+  const { sim, ...rest } = options;
+  const env = { ...(sim ? simulatorEnv(sim) : {}), ...rest.env };
+  return startServerProcess(
+    new URL('./domain-intel.ts', import.meta.url),
+    'domainIntelServer',
+    { ...rest, env },
+    { cpuProfileDir: process.env.BENCH_CPU_PROF_DIR, ...processOptions },
+  );
 }

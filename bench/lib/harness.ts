@@ -1,134 +1,205 @@
 /**
- * What every benchmark shares: load generation with autocannon, a bare Fastify hello-world
- * baseline started the same way as the service, and one output format. Figures are ratios
- * against a baseline measured in the same run, so a busy machine moves both sides together.
+ * What every benchmark shares. The server under test and the bare Fastify hello-world baseline
+ * each run in a process of their own (server-process.ts), the load generator `wrk` in a third
+ * (wrk.ts). Ours and the baseline are measured in alternating rounds (ours, baseline, ours, …)
+ * and each figure is the median over the rounds, so a burst of load from elsewhere on the
+ * machine hits both sides instead of skewing one. Next to throughput, each side's CPU time per
+ * request comes from the server process's own CPU counters: on a shared machine it is far
+ * steadier than requests per second.
  */
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
-import autocannon from 'autocannon';
-import Fastify from 'fastify';
+import { type ServerProcess, type ServerProcessOptions, startServerProcess } from './server-process.ts';
+import { type LoadResult, runWrk } from './wrk.ts';
 
-export interface LoadOptions {
-  /** Full URL to hit. */
-  url: string;
+export type { ServerProcess } from './server-process.ts';
+export { ensureWrk } from './wrk.ts';
+
+export const benchSeconds = (fallback: number) => Number(process.env.BENCH_SECONDS ?? fallback);
+export const benchRounds = (fallback: number) => Number(process.env.BENCH_ROUNDS ?? fallback);
+
+/** One URL of a server process to put load on. */
+export interface Target {
+  server: ServerProcess<unknown>;
+  /** Path and query, e.g. `/v1/bench/ping`. */
+  path: string;
   headers?: Record<string, string>;
-  connections?: number;
-  /** Seconds per measurement. BENCH_SECONDS overrides (quick runs). */
-  duration?: number;
   method?: 'GET' | 'POST';
   body?: string;
 }
 
-export interface LoadResult {
+/** One side's medians over the rounds. */
+export interface SideFigures {
   requestsPerSecond: number;
   p50Ms: number;
   p95Ms: number;
-  p99Ms: number;
-  non2xx: number;
-  errors: number;
-}
-
-export const benchSeconds = (fallback: number) => Number(process.env.BENCH_SECONDS ?? fallback);
-
-/** Runs autocannon against one URL after a short warm-up; fails loudly on non-2xx answers. */
-export async function measureLoad(options: LoadOptions): Promise<LoadResult> {
-  const common = {
-    url: options.url,
-    headers: options.headers,
-    connections: options.connections ?? 20,
-    method: options.method ?? 'GET',
-    body: options.body,
-  };
-  await autocannon({ ...common, duration: 1 });
-  const result = await autocannon({ ...common, duration: options.duration ?? benchSeconds(5) });
-  const percentile = (name: string) => Number((result.latency as unknown as Record<string, number>)[name] ?? NaN);
-  return {
-    requestsPerSecond: result.requests.average,
-    p50Ms: percentile('p50'),
-    p95Ms: percentile('p97_5') /* autocannon reports p97.5, the closest to p95 it keeps */,
-    p99Ms: percentile('p99'),
-    non2xx: result.non2xx,
-    errors: result.errors,
-  };
+  /** Server CPU time (user + system) per completed request, in microseconds. */
+  cpuUsPerRequest: number;
 }
 
 export interface Comparison {
-  /** Median over the rounds of candidate rps / baseline rps. */
+  /** Median over the rounds of candidate rps ÷ baseline rps. */
   ratio: number;
-  baseline: LoadResult;
-  candidate: LoadResult;
+  /** Median over the rounds of baseline CPU per request ÷ candidate CPU per request. */
+  cpuRatio: number;
+  baseline: SideFigures;
+  candidate: SideFigures;
+  rounds: number;
 }
 
-/**
- * Measures baseline and candidate in alternating short rounds and takes the median ratio, so a
- * burst of load from elsewhere on the machine hits both sides instead of skewing one.
- */
-export async function compareLoad(baseline: LoadOptions, candidate: LoadOptions, rounds = 3): Promise<Comparison> {
-  const duration = baseline.duration ?? benchSeconds(4);
-  const ratios: number[] = [];
-  let last: { baseline: LoadResult; candidate: LoadResult } | undefined;
-  for (let round = 0; round < rounds; round++) {
-    const base = await measureLoad({ ...baseline, duration });
-    const cand = await measureLoad({ ...candidate, duration });
-    if (cand.non2xx > 0 || cand.errors > 0) {
-      throw new Error(`${candidate.url} answered ${cand.non2xx} non-2xx responses and ${cand.errors} errors`);
-    }
-    ratios.push(cand.requestsPerSecond / base.requestsPerSecond);
-    last = { baseline: base, candidate: cand };
+export interface CompareOptions {
+  rounds?: number;
+  /** Seconds per measurement (BENCH_SECONDS overrides). */
+  seconds?: number;
+  /** wrk connections (default 16). */
+  connections?: number;
+}
+
+interface Measurement {
+  load: LoadResult;
+  cpuUsPerRequest: number;
+}
+
+/** Puts load on one target for `seconds` and reads the server's CPU counters around it. */
+async function measureTarget(target: Target, seconds: number, connections: number): Promise<Measurement> {
+  const before = await target.server.cpu();
+  const load = await runWrk({
+    url: target.server.url + target.path,
+    headers: target.headers,
+    method: target.method,
+    body: target.body,
+    connections,
+    seconds,
+  });
+  const after = await target.server.cpu();
+  if (load.errorStatuses > 0 || load.socketErrors > 0) {
+    throw new Error(
+      `${target.path} answered ${load.errorStatuses} error statuses and had ${load.socketErrors} socket errors under load`,
+    );
   }
-  ratios.sort((a, b) => a - b);
-  return { ratio: ratios[Math.floor(ratios.length / 2)]!, ...last! };
+  if (load.requests === 0) throw new Error(`${target.path} completed no request in ${seconds} s`);
+  const cpuUs = after.userUs - before.userUs + (after.systemUs - before.systemUs);
+  return { load, cpuUsPerRequest: cpuUs / load.requests };
+}
+
+/** One request before any load, so a wrong URL or a refused key fails with its own answer. */
+async function preflight(target: Target): Promise<void> {
+  const response = await fetch(target.server.url + target.path, {
+    method: target.method ?? 'GET',
+    headers: target.headers,
+    body: target.body,
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${target.path} answered ${response.status}: ${text.slice(0, 500)}`);
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+function sideFigures(measurements: Measurement[]): SideFigures {
+  return {
+    requestsPerSecond: median(measurements.map((m) => m.load.requestsPerSecond)),
+    p50Ms: median(measurements.map((m) => m.load.p50Ms)),
+    p95Ms: median(measurements.map((m) => m.load.p95Ms)),
+    cpuUsPerRequest: median(measurements.map((m) => m.cpuUsPerRequest)),
+  };
 }
 
 /**
- * Measures `candidate` against a bare hello-world started for the occasion (alternating rounds,
- * as compareLoad) and reports the ratio with both sides' throughput and p95 latency.
- * `label` prefixes the candidate's figures (`api_rps`, `check_p95_ms`, …).
+ * Measures candidate and baseline in alternating rounds (candidate first, after a one-second
+ * warm-up of each) and returns the median ratios and each side's median figures.
+ */
+export async function compareServers(
+  baseline: Target,
+  candidate: Target,
+  options: CompareOptions = {},
+): Promise<Comparison> {
+  const rounds = options.rounds ?? benchRounds(5);
+  const seconds = Number(process.env.BENCH_SECONDS ?? options.seconds ?? 3);
+  const connections = options.connections ?? 16;
+  await preflight(candidate);
+  await preflight(baseline);
+  await measureTarget(candidate, 1, connections);
+  await measureTarget(baseline, 1, connections);
+  const ours: Measurement[] = [];
+  const theirs: Measurement[] = [];
+  for (let round = 0; round < rounds; round++) {
+    ours.push(await measureTarget(candidate, seconds, connections));
+    theirs.push(await measureTarget(baseline, seconds, connections));
+  }
+  return {
+    ratio: median(ours.map((m, i) => m.load.requestsPerSecond / theirs[i]!.load.requestsPerSecond)),
+    cpuRatio: median(ours.map((m, i) => theirs[i]!.cpuUsPerRequest / m.cpuUsPerRequest)),
+    baseline: sideFigures(theirs),
+    candidate: sideFigures(ours),
+    rounds,
+  };
+}
+
+/** The hello-world baseline in its own process. */
+export function startHelloWorld(options: ServerProcessOptions = {}): Promise<ServerProcess<null>> {
+  return startServerProcess(new URL('./hello-world.ts', import.meta.url), 'helloWorld', {}, options);
+}
+
+/**
+ * Prints a comparison as two figures: `name` (throughput ratio) and `name-cpu` (hello-world's
+ * CPU per request ÷ ours), both against `target`, with each side's rps, p95 and CPU/request.
+ * `label` prefixes the candidate's figures (`api_rps`, `feed_cpu_us_per_req`, …).
+ */
+export function reportComparison(options: {
+  name: string;
+  target: string;
+  label: string;
+  comparison: Comparison;
+  baselineLabel?: string;
+  details?: Record<string, string | number>;
+}): void {
+  const { comparison, label } = options;
+  const base = options.baselineLabel ?? 'hello';
+  const details = {
+    ...options.details,
+    [`${label}_rps`]: comparison.candidate.requestsPerSecond,
+    [`${base}_rps`]: comparison.baseline.requestsPerSecond,
+    [`${label}_p95_ms`]: comparison.candidate.p95Ms,
+    [`${base}_p95_ms`]: comparison.baseline.p95Ms,
+    [`${label}_cpu_us_per_req`]: comparison.candidate.cpuUsPerRequest,
+    [`${base}_cpu_us_per_req`]: comparison.baseline.cpuUsPerRequest,
+    rounds: comparison.rounds,
+  };
+  report({ name: options.name, ratio: comparison.ratio, target: options.target, details });
+  report({
+    name: `${options.name}-cpu`,
+    ratio: comparison.cpuRatio,
+    target: options.target,
+    details: {
+      [`${label}_cpu_us_per_req`]: comparison.candidate.cpuUsPerRequest,
+      [`${base}_cpu_us_per_req`]: comparison.baseline.cpuUsPerRequest,
+    },
+  });
+}
+
+/**
+ * Measures `candidate` against a bare hello-world (its own process, started for the occasion
+ * unless one is passed) and reports both figures as reportComparison does.
  */
 export async function reportAgainstHelloWorld(options: {
   name: string;
   target: string;
   label: string;
-  candidate: LoadOptions;
+  candidate: Target;
+  hello?: ServerProcess<null>;
+  compare?: CompareOptions;
+  details?: Record<string, string | number>;
 }): Promise<Comparison> {
-  const hello = await startHelloWorld();
+  const hello = options.hello ?? (await startHelloWorld());
   try {
-    const comparison = await compareLoad({ url: hello.url }, options.candidate);
-    report({
-      name: options.name,
-      ratio: comparison.ratio,
-      target: options.target,
-      details: {
-        [`${options.label}_rps`]: comparison.candidate.requestsPerSecond,
-        hello_rps: comparison.baseline.requestsPerSecond,
-        [`${options.label}_p95_ms`]: comparison.candidate.p95Ms,
-        hello_p95_ms: comparison.baseline.p95Ms,
-      },
-    });
+    const comparison = await compareServers({ server: hello, path: '/' }, options.candidate, options.compare);
+    reportComparison({ ...options, comparison });
     return comparison;
   } finally {
-    await hello.close();
+    if (!options.hello) await hello.close();
   }
-}
-
-export interface RunningServer {
-  url: string;
-  close(): Promise<void>;
-}
-
-/** The baseline: a bare Fastify hello-world on loopback, no logging, like the services run. */
-export async function startHelloWorld(): Promise<RunningServer> {
-  const app = Fastify({ logger: false });
-  app.get('/', async () => ({ hello: 'world' }));
-  const url = await app.listen({ host: '127.0.0.1', port: 0 });
-  return { url, close: () => app.close() };
-}
-
-/** Listens a prepared Fastify instance on loopback and returns its base URL. */
-export async function listenOnLoopback(app: {
-  listen(options: { host: string; port: number }): Promise<string>;
-}): Promise<string> {
-  return app.listen({ host: '127.0.0.1', port: 0 });
 }
 
 /** Times an async function over `runs` runs (after one warm-up) and returns the median in ms. */
@@ -140,8 +211,7 @@ export async function medianMs(runs: number, fn: () => Promise<unknown>): Promis
     await fn();
     times.push(performance.now() - start);
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]!;
+  return median(times);
 }
 
 /** Samples this process's RSS every 20 ms while `fn` runs; returns the peak in MB. */
@@ -194,14 +264,3 @@ function meetsTarget(ratio: number, target: string): boolean {
 }
 
 const round = (value: number) => (Math.abs(value) >= 100 ? value.toFixed(0) : value.toFixed(3));
-
-/** Closes servers even when a benchmark throws. */
-export async function withServers<T>(servers: RunningServer[], fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } finally {
-    await Promise.all(servers.map((server) => server.close()));
-  }
-}
-
-export { type AddressInfo, once };
