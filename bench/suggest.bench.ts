@@ -9,9 +9,9 @@
  */
 import { tempDir } from '@repo/server-kit/testing';
 import { startUpstreamSim } from '@repo/upstream-sim';
+import { simulatorEnv } from 'domain-intel/demo/simulator-env.ts';
 import { loadDomainIntelConfig } from 'domain-intel/src/config.ts';
 import { createContext } from 'domain-intel/src/context.ts';
-import { simulatorEnv } from 'domain-intel/src/demo/simulator-env.ts';
 import { startDomainIntel } from './lib/domain-intel.ts';
 import { medianMs, report } from './lib/harness.ts';
 
