@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { databaseTargets } from '@repo/server-kit/testing';
+import { browserSkipReason, launchBrowser } from '@repo/server-kit/testing/browser';
 import { build } from 'esbuild';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { feedRow } from '../../../apps/domain-intel/test/feed-helpers.ts';
-import { browserSkipReason, launchBrowser } from '../../../apps/social-platform/test/e2e/harness.ts';
 import { solidJpeg } from '../../../apps/social-platform/test/upload-helpers.ts';
 import { type RunningDomainIntel, type RunningPlatform, startDomainIntel, startPlatform } from './servers.ts';
 

@@ -1,9 +1,12 @@
 import type { DatabaseTarget } from '@repo/server-kit/testing';
 import type { FastifyInstance } from 'fastify';
+// The services' Fastify decorations (app.ctx, app.platform) live in their app modules; this program sees them only through these.
+import type {} from '../../../apps/domain-intel/src/app.ts';
 import {
   createTestApp as createDomainIntel,
   type TestApp as DomainIntelTestApp,
 } from '../../../apps/domain-intel/test/helpers.ts';
+import type {} from '../../../apps/social-platform/src/app.ts';
 import {
   createTestApp as createPlatform,
   type TestApp as PlatformTestApp,

@@ -3,8 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { DomainIntelClient, hasCode } from '@repo/sdk';
 import { databaseTargets } from '@repo/server-kit/testing';
+import { browserSkipReason, launchBrowser, screenshot } from '@repo/server-kit/testing/browser';
 import type { Browser, Page } from 'playwright-core';
-import { browserSkipReason, launchBrowser, screenshot } from '../../../social-platform/test/e2e/harness.ts';
 import { feedRow } from '../feed-helpers.ts';
 import { createTestApp, type TestApp } from '../helpers.ts';
 

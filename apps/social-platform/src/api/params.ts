@@ -8,7 +8,7 @@ export interface UploadedFile {
   mimetype: string;
 }
 
-interface IntegerParam<Required extends boolean> {
+export interface IntegerParam<Required extends boolean> {
   kind: 'integer';
   required: Required;
   min: number;

@@ -1,38 +1,12 @@
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { tempDir } from '@repo/server-kit/testing';
+
+export { browserSkipReason, CHROMIUM, launchBrowser, screenshot } from '@repo/server-kit/testing/browser';
+
 import type { FastifyInstance } from 'fastify';
-import { type Browser, chromium, type Page } from 'playwright-core';
 import { startSampleApp } from '../../../sample-app/src/index.ts';
 import { buildApp } from '../../src/app.ts';
 import { loadPlatformConfig } from '../../src/config.ts';
-
-export const CHROMIUM = '/usr/bin/chromium';
-
-/** Why the browser tests cannot run here, or false. Printed loudly and shown as the skip reason. */
-export function browserSkipReason(): string | false {
-  if (existsSync(CHROMIUM)) return false;
-  const reason = `${CHROMIUM} is not installed (apt-get install -y chromium): the browser end-to-end tests are SKIPPED`;
-  process.stderr.write(`\n!!! ${reason}\n\n`);
-  return reason;
-}
-
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-}
 
 /** A port the system reports free right now (the platform must know its own URL before it listens). */
 async function freePort(): Promise<number> {
@@ -76,15 +50,4 @@ export async function startStack(): Promise<Stack> {
       data.remove();
     },
   };
-}
-
-/**
- * Screenshots for the README are written only when UPDATE_SCREENSHOTS=1, so an ordinary
- * test run never rewrites tracked files.
- */
-export async function screenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
-  if (process.env.UPDATE_SCREENSHOTS !== '1') return;
-  const dir = fileURLToPath(new URL('../../../../docs/screenshots/', import.meta.url));
-  await mkdir(dir, { recursive: true });
-  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: options.fullPage ?? true });
 }

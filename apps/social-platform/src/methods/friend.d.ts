@@ -1,0 +1,1 @@
+export declare const friendMethods: import('./registry.ts').ApiMethod[];

@@ -1,0 +1,1 @@
+export declare const mailMethods: import('./registry.ts').ApiMethod[];

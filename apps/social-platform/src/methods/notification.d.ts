@@ -1,0 +1,1 @@
+export declare const notificationMethods: import('./registry.ts').ApiMethod[];

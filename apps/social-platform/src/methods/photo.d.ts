@@ -1,0 +1,1 @@
+export declare const photoMethods: import('./registry.ts').ApiMethod[];

@@ -1,0 +1,1 @@
+export declare const userMethods: import('./registry.ts').ApiMethod[];
