@@ -1,6 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { FeedDomainTable } from '../src/db/schema.ts';
 import { labelFacts } from '../src/lifecycle/label-facts.ts';
+import { parseDomainObject, serverRecord } from '../src/rdap/parse.ts';
 import type { RdapClient, RdapLookup, WhoisRecord } from '../src/rdap/types.ts';
 
 /** A feed row with sensible defaults, for tests that query the feed directly. */
@@ -22,22 +23,22 @@ export function feedRow(
   };
 }
 
+/** The RDAP document of a registered name with `status`, as a registry would send it. */
+export function rdapDocument(domain: string, status: string[]): Record<string, unknown> {
+  return { objectClassName: 'domain', ldhName: domain, status };
+}
+
 export function whois(domain: string, status: string[], fetchedAt: string): WhoisRecord {
+  const parsed = parseDomainObject(rdapDocument(domain, status), domain);
+  const source = `https://rdap.example/domain/${domain}`;
   return {
-    domain,
-    unicode_name: null,
-    registered: true,
-    registrar: null,
-    created_at: null,
-    updated_at: null,
-    expires_at: null,
-    nameservers: [],
-    status,
-    dnssec: null,
-    registrant: null,
-    rdap_sources: [`https://rdap.example/domain/${domain}`],
+    ...parsed,
+    rdap_sources: [source],
     missing: [],
     fetched_at: fetchedAt,
+    age_days: null,
+    expires_in_days: null,
+    records: { registry: serverRecord(parsed, source), registrar: null },
   };
 }
 
@@ -48,7 +49,11 @@ export class ScriptedRdap implements RdapClient {
   constructor(private readonly now: () => number) {}
 
   status(domain: string, ...status: string[]): void {
-    this.answers.set(domain, (at) => ({ kind: 'found', record: whois(domain, status, at) }));
+    this.answers.set(domain, (at) => ({
+      kind: 'found',
+      record: whois(domain, status, at),
+      raw: { registry: rdapDocument(domain, status), registrar: null },
+    }));
   }
   notFound(domain: string): void {
     this.answers.set(domain, (at) => ({ kind: 'not_found', source: 'https://rdap.example', checkedAt: at }));

@@ -39,6 +39,7 @@ describe('RDAP client against the simulator', () => {
       url: 'https://www.markmonitor.com',
       abuse_email: 'abuse@www.markmonitor.com',
       abuse_phone: '+1.5555550100',
+      handle: '292',
     });
     assert.equal(record.created_at, '1997-09-15T04:00:00.000Z');
     assert.deepEqual(record.nameservers, ['ns1.example.com', 'ns2.example.com']);

@@ -12,11 +12,30 @@ import {
 const fixture = (name: string) =>
   JSON.parse(readFileSync(new URL(`./fixtures/rdap/${name}.json`, import.meta.url), 'utf8')) as Record<string, unknown>;
 
+/** The fields /v1/whois had before the additive ones; their values must not change. */
+const LEGACY_FIELDS = [
+  'domain',
+  'unicode_name',
+  'registered',
+  'registrar',
+  'created_at',
+  'updated_at',
+  'expires_at',
+  'nameservers',
+  'status',
+  'dnssec',
+  'registrant',
+] as const;
+
+function pick<T extends object, K extends keyof T>(value: T, keys: readonly K[]): Pick<T, K> {
+  return Object.fromEntries(keys.map((key) => [key, value[key]])) as Pick<T, K>;
+}
+
 describe('RFC 9083 parsing, across registries', () => {
   it('Verisign (thin .com): registrar with abuse contact, no registrant, related link to the registrar', () => {
     const body = fixture('verisign-google.com');
     const parsed = parseDomainObject(body, 'google.com');
-    assert.deepEqual(parsed, {
+    assert.deepEqual(pick(parsed, LEGACY_FIELDS), {
       domain: 'google.com',
       unicode_name: null,
       registered: true,
@@ -26,6 +45,7 @@ describe('RFC 9083 parsing, across registries', () => {
         url: null,
         abuse_email: 'abusecomplaints@markmonitor.com',
         abuse_phone: '+1.2086851750',
+        handle: '292',
       },
       created_at: '1997-09-15T04:00:00.000Z',
       updated_at: '2019-09-09T15:39:04.000Z',
@@ -73,6 +93,7 @@ describe('RFC 9083 parsing, across registries', () => {
       url: 'https://www.identity.digital',
       abuse_email: 'abuse@identity.digital',
       abuse_phone: '+1.2157061000',
+      handle: '9999',
     });
     assert.equal(parsed.registrant, null);
   });

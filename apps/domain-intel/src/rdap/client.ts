@@ -1,5 +1,6 @@
 import type { Clock } from '@repo/server-kit';
 import type { RdapBootstrap } from './bootstrap.ts';
+import { daysBetween } from './dates.ts';
 import type { FetchOutcome, RdapHttp } from './http.ts';
 import {
   MalformedRdapError,
@@ -7,8 +8,16 @@ import {
   type ParsedDomain,
   parseDomainObject,
   registrarLink,
+  serverRecord,
 } from './parse.ts';
-import type { RdapClient, RdapFailureReason, RdapLookup, RdapLookupOptions } from './types.ts';
+import type {
+  RdapClient,
+  RdapFailureReason,
+  RdapLookup,
+  RdapLookupOptions,
+  RdapServerRecord,
+  WhoisRecord,
+} from './types.ts';
 
 export interface HttpRdapClientOptions {
   http: RdapHttp;
@@ -41,15 +50,23 @@ export class HttpRdapClient implements RdapClient {
     const suffix = name.slice(name.indexOf('.') + 1);
     const servers = await bootstrap.serversFor(suffix);
     if (servers.kind === 'unavailable') return this.#unknown('upstream_error', servers.message);
-    const baseUrl =
+    const baseUrls =
       servers.kind === 'servers'
-        ? servers.baseUrls.find((url) => url.startsWith('https:') || this.#options.allowInsecure)
-        : undefined;
-    if (!baseUrl) return this.#unknown('no_rdap_server', `No RDAP server is known for .${suffix}.`);
+        ? servers.baseUrls.filter((url) => url.startsWith('https:') || this.#options.allowInsecure)
+        : [];
+    if (baseUrls.length === 0) return this.#unknown('no_rdap_server', `No RDAP server is known for .${suffix}.`);
 
-    const registryUrl = new URL(`domain/${name}`, baseUrl).toString();
-    const registry = await http.getJson(registryUrl, remaining(), options.signal);
-    if (registry.kind === 'not_found') return { kind: 'not_found', source: registryUrl, checkedAt: this.#now() };
+    // A bootstrap entry may list several servers of the same registry: the next one is asked when
+    // one fails. Only an answer (a record or the registry's own 404) ends the round.
+    let registryUrl = '';
+    let registry: FetchOutcome | undefined;
+    for (const baseUrl of baseUrls) {
+      registryUrl = new URL(`domain/${name}`, baseUrl).toString();
+      registry = await http.getJson(registryUrl, remaining(), options.signal);
+      if (registry.kind !== 'failure' || !canFailOver(registry) || remaining() <= 0) break;
+    }
+    if (!registry) return this.#unknown('no_rdap_server', `No RDAP server is known for .${suffix}.`);
+    if (registry.kind === 'not_found') return { kind: 'not_found', source: registry.url, checkedAt: this.#now() };
     if (registry.kind === 'failure') return this.#fromFailure(registry);
 
     let parsed: ParsedDomain;
@@ -61,17 +78,32 @@ export class HttpRdapClient implements RdapClient {
       throw error;
     }
 
+    const registryRecord = serverRecord(parsed, registryUrl);
     const sources = [registryUrl];
     const missing: string[] = [];
+    let registrarRecord: RdapServerRecord | null = null;
+    let registrarDocument: Record<string, unknown> | null = null;
     const link = options.registryOnly ? null : registrarLink(registry.body, registryUrl);
     if (link && link !== registryUrl) {
       sources.push(link);
       const registrar = await http.getJson(link, remaining(), options.signal);
-      const merged = registrar.kind === 'ok' ? mergeOrNull(parsed, registrar.body, name) : null;
-      if (merged) parsed = merged;
-      else missing.push('registrar_record');
+      const fromRegistrar = registrar.kind === 'ok' ? parseOrNull(registrar.body, name) : null;
+      if (registrar.kind === 'ok' && fromRegistrar) {
+        parsed = mergeRegistrarRecord(parsed, fromRegistrar);
+        registrarRecord = serverRecord(fromRegistrar, link);
+        registrarDocument = registrar.body;
+      } else missing.push('registrar_record');
     }
-    return { kind: 'found', record: { ...parsed, rdap_sources: sources, missing, fetched_at: this.#now() } };
+    const fetchedAt = this.#options.clock.now();
+    const record: WhoisRecord = {
+      ...parsed,
+      rdap_sources: sources,
+      missing,
+      fetched_at: new Date(fetchedAt).toISOString(),
+      ...recordAges(parsed, fetchedAt),
+      records: { registry: registryRecord, registrar: registrarRecord },
+    };
+    return { kind: 'found', record, raw: { registry: registry.body, registrar: registrarDocument } };
   }
 
   #fromFailure(failure: Extract<FetchOutcome, { kind: 'failure' }>): RdapLookup {
@@ -89,9 +121,25 @@ export class HttpRdapClient implements RdapClient {
   }
 }
 
-function mergeOrNull(registry: ParsedDomain, body: Record<string, unknown>, name: string): ParsedDomain | null {
+/** Failures of one server that another server of the same registry may not share. */
+function canFailOver(failure: Extract<FetchOutcome, { kind: 'failure' }>): boolean {
+  return failure.reason !== 'deadline_exceeded' && failure.reason !== 'malformed_response';
+}
+
+/** `age_days` and `expires_in_days` as of `now`: recomputed whenever a stored record is served. */
+export function recordAges(
+  record: Pick<WhoisRecord, 'created_at' | 'expires_at'>,
+  now: number,
+): Pick<WhoisRecord, 'age_days' | 'expires_in_days'> {
+  return {
+    age_days: record.created_at ? daysBetween(Date.parse(record.created_at), now) : null,
+    expires_in_days: record.expires_at ? daysBetween(now, Date.parse(record.expires_at)) : null,
+  };
+}
+
+function parseOrNull(body: Record<string, unknown>, name: string): ParsedDomain | null {
   try {
-    return mergeRegistrarRecord(registry, parseDomainObject(body, name));
+    return parseDomainObject(body, name);
   } catch (error) {
     if (error instanceof MalformedRdapError) return null;
     throw error;
@@ -100,6 +148,7 @@ function mergeOrNull(registry: ParsedDomain, body: Record<string, unknown>, name
 
 /** A registry answering about another name than the one asked is not an answer about ours. */
 function assertSameName(body: Record<string, unknown>, name: string): void {
+  // Some servers (Com Laude, ZDNS) write the name fully qualified, with a trailing dot.
   const ldhName = typeof body.ldhName === 'string' ? body.ldhName.toLowerCase().replace(/\.$/, '') : undefined;
   if (ldhName !== undefined && ldhName !== name) {
     throw new MalformedRdapError(`The registry answered about ${ldhName}, not ${name}.`);

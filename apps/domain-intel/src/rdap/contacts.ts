@@ -1,6 +1,10 @@
+import countries from 'i18n-iso-countries';
+
 /**
  * Reading contacts out of RDAP entities (RFC 9083 §5.1): jCard (RFC 7095) in `vcardArray`,
- * or JSContact (RFC 9553) in `jscard` as the RDAP JSContact extension carries it.
+ * or JSContact (RFC 9553) in `jscard` as the RDAP JSContact extension carries it. Real servers
+ * differ: a vCard may come as an object, a number may be split over several `tel` entries,
+ * a country may be a name instead of a code.
  */
 export type Json = Record<string, unknown>;
 
@@ -9,11 +13,31 @@ export interface Contact {
   organization: string | null;
   email: string | null;
   phone: string | null;
+  fax: string | null;
+  street: string[];
+  city: string | null;
+  region: string | null;
+  postal_code: string | null;
   country: string | null;
   url: string | null;
 }
 
-const EMPTY_CONTACT: Contact = { name: null, organization: null, email: null, phone: null, country: null, url: null };
+/** The fields of a contact that a server can withhold, by our names. */
+export type ContactField = Exclude<keyof Contact, 'url'>;
+
+const emptyContact = (): Contact => ({
+  name: null,
+  organization: null,
+  email: null,
+  phone: null,
+  fax: null,
+  street: [],
+  city: null,
+  region: null,
+  postal_code: null,
+  country: null,
+  url: null,
+});
 
 // Placeholders registries put where data is withheld (ICANN Temporary Specification,
 // RFC 9537 "replacementValue"); a privacy *service's* own name is real data and kept.
@@ -42,58 +66,130 @@ export function entitiesWithRole(holder: Json, role: string): Json[] {
   return found;
 }
 
-/** The contact card of an entity, placeholders read as absent. Also says whether any were found. */
-export function readContact(entity: Json): { contact: Contact; placeholders: boolean } {
+/** The contact card of an entity, placeholders read as absent; `placeholders` names the fields that had one. */
+export function readContact(entity: Json): { contact: Contact; placeholders: ContactField[] } {
   const raw = isObject(entity.jscard) ? readJsContact(entity.jscard) : readJCard(entity.vcardArray);
-  let placeholders = false;
-  const contact = { ...EMPTY_CONTACT };
+  const placeholders: ContactField[] = [];
+  const contact = emptyContact();
   for (const key of Object.keys(raw) as (keyof Contact)[]) {
+    if (key === 'street') {
+      const lines = raw.street.filter((line) => !isRedactionPlaceholder(line));
+      if (lines.length < raw.street.length) placeholders.push('street');
+      contact.street = lines;
+      continue;
+    }
     const value = raw[key];
-    if (value !== null && isRedactionPlaceholder(value)) placeholders = true;
-    else contact[key] = value;
+    if (value !== null && isRedactionPlaceholder(value)) {
+      if (key !== 'url') placeholders.push(key);
+    } else contact[key] = value;
   }
+  contact.country = isoCountry(contact.country);
   return { contact, placeholders };
 }
 
+/**
+ * ISO 3166-1 alpha-2 for what a server wrote: a code in any case (`no` → `NO`), or an English
+ * name (`NORWAY` → `NO`). A value that is neither is kept as written rather than dropped.
+ */
+export function isoCountry(value: string | null): string | null {
+  if (value === null) return null;
+  if (/^[a-z]{2}$/i.test(value) && countries.isValid(value.toUpperCase())) return value.toUpperCase();
+  return countries.getAlpha2Code(value, 'en') ?? value;
+}
+
+/** `["vcard", [...]]`, or the object some servers send instead (`{"vcard": [...]}`, `{"0": "vcard", "1": [...]}`). */
+function jCardProperties(vcardArray: unknown): unknown[] {
+  if (Array.isArray(vcardArray)) return vcardArray[0] === 'vcard' ? asArray(vcardArray[1]) : [];
+  if (!isObject(vcardArray)) return [];
+  if (Array.isArray(vcardArray.vcard)) return vcardArray.vcard;
+  return vcardArray['0'] === 'vcard' ? asArray(vcardArray['1']) : [];
+}
+
+function textOf(value: unknown): string | null {
+  if (Array.isArray(value)) {
+    const parts = value.map((part) => (Array.isArray(part) ? part.join(' ') : part)).filter((part) => asString(part));
+    return parts.length > 0 ? asString(parts.join(' ')) : null;
+  }
+  return asString(value);
+}
+
+function typesOf(parameters: Json): string[] {
+  const type = parameters.type;
+  return (Array.isArray(type) ? type : [type]).flatMap((t) =>
+    typeof t === 'string' ? t.toLowerCase().split(',') : [],
+  );
+}
+
 function readJCard(vcardArray: unknown): Contact {
-  const contact = { ...EMPTY_CONTACT };
-  const [kind, properties] = asArray(vcardArray);
-  if (kind !== 'vcard') return contact;
-  for (const property of asArray(properties)) {
+  const contact = emptyContact();
+  for (const property of jCardProperties(vcardArray)) {
     const [rawName, params, , ...values] = asArray(property);
     if (typeof rawName !== 'string') continue;
-    const name = rawName.toLowerCase();
-    const value = values[0];
-    const parameters = isObject(params) ? params : {};
-    switch (name) {
+    // Parameter names are case-insensitive (RFC 6350 §5); Namecheap sends `Type`.
+    const parameters = isObject(params)
+      ? Object.fromEntries(Object.entries(params).map(([key, param]) => [key.toLowerCase(), param]))
+      : {};
+    // A structured value is one array; some servers spread it over several values instead.
+    const value = values.length > 1 ? values : values[0];
+    switch (rawName.toLowerCase()) {
       case 'fn':
-        contact.name ??= asString(value);
+        contact.name ??= textOf(value);
         break;
       case 'org':
         contact.organization ??= asString(Array.isArray(value) ? value[0] : value);
         break;
       case 'email':
-        contact.email ??= asString(value);
+        contact.email ??= stripUriScheme(textOf(value), 'mailto:');
         break;
-      case 'tel':
-        contact.phone ??= stripUriScheme(asString(value), 'tel:');
+      case 'tel': {
+        const number = stripUriScheme(stripUriScheme(textOf(value), 'tel:'), 'fax:');
+        if (typesOf(parameters).includes('fax')) contact.fax ??= number;
+        else contact.phone ??= number;
         break;
+      }
       case 'url':
         contact.url ??= asString(value);
         break;
       case 'adr':
-        contact.country ??= asString(parameters.cc) ?? asString(asArray(value)[6]);
+        readAddress(contact, value, parameters);
         break;
     }
   }
   return contact;
 }
 
+/** RFC 6350 ADR: [post office box, extended, street, locality, region, postal code, country]; or only a `label`. */
+function readAddress(contact: Contact, value: unknown, parameters: Json): void {
+  let parts = asArray(value);
+  // Namecheap sends four components, [street, locality, region, postal code or country code]:
+  // spread them into their RFC 6350 places.
+  if (parts.length === 4) {
+    const last = textOf(parts[3]);
+    const isCountry = last !== null && /^[a-z]{2}$/i.test(last) && countries.isValid(last.toUpperCase());
+    parts = ['', '', parts[0], parts[1], parts[2], isCountry ? '' : parts[3], isCountry ? parts[3] : ''];
+  }
+  const field = (index: number) => textOf(parts[index]);
+  if (contact.street.length === 0) {
+    const street = parts[2];
+    contact.street = (Array.isArray(street) ? street : [street]).flatMap((line) => asString(line) ?? []);
+    const extended = field(1);
+    if (extended) contact.street.push(extended);
+  }
+  contact.city ??= field(3);
+  contact.region ??= field(4);
+  contact.postal_code ??= field(5);
+  contact.country ??= asString(parameters.cc) ?? field(6);
+  if (contact.street.length === 0 && parts.length === 0) {
+    const label = asString(parameters.label);
+    if (label) contact.street = label.split('\n').flatMap((line) => asString(line) ?? []);
+  }
+}
+
 function readJsContact(card: Json): Contact {
-  const first = (collection: unknown, field: string): string | null => {
+  const first = (collection: unknown, field: string, accept: (entry: Json) => boolean = () => true): string | null => {
     if (!isObject(collection)) return null;
     for (const entry of Object.values(collection)) {
-      if (isObject(entry) && asString(entry[field])) return asString(entry[field]);
+      if (isObject(entry) && accept(entry) && asString(entry[field])) return asString(entry[field]);
     }
     return null;
   };
@@ -105,14 +201,31 @@ function readJsContact(card: Json): Contact {
         .join(' ') ||
         null))
     : null;
-  return {
-    name,
-    organization: first(card.organizations, 'name'),
-    email: first(card.emails, 'address'),
-    phone: stripUriScheme(first(card.phones, 'number'), 'tel:'),
-    country: first(card.addresses, 'countryCode') ?? first(card.addresses, 'country'),
-    url: first(card.links, 'uri'),
-  };
+  const isFax = (entry: Json) => isObject(entry.features) && entry.features.fax === true;
+  const contact = emptyContact();
+  contact.name = name;
+  contact.organization = first(card.organizations, 'name');
+  contact.email = first(card.emails, 'address');
+  contact.phone = stripUriScheme(
+    first(card.phones, 'number', (entry) => !isFax(entry)),
+    'tel:',
+  );
+  contact.fax = stripUriScheme(first(card.phones, 'number', isFax), 'tel:');
+  contact.url = first(card.links, 'uri');
+  const [address] = isObject(card.addresses) ? Object.values(card.addresses).filter(isObject) : [];
+  if (address) {
+    const components = asArray(address.components).filter(isObject);
+    const component = (kind: string) =>
+      components.filter((c) => c.kind === kind).flatMap((c) => asString(c.value) ?? []);
+    contact.street = [...component('name'), ...component('number')].length
+      ? [component('number').concat(component('name')).join(' ')]
+      : [];
+    contact.city = component('locality')[0] ?? null;
+    contact.region = component('region')[0] ?? null;
+    contact.postal_code = component('postcode')[0] ?? null;
+    contact.country = asString(address.countryCode) ?? component('country')[0] ?? asString(address.country);
+  }
+  return contact;
 }
 
 function stripUriScheme(value: string | null, scheme: string): string | null {
