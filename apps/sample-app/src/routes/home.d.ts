@@ -1,2 +1,0 @@
-import type { FastifyInstance } from 'fastify';
-export declare function homeRoutes(app: FastifyInstance): Promise<void>;

@@ -1,1 +1,0 @@
-export declare const friendMethods: import('./registry.ts').ApiMethod[];

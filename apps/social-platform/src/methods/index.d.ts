@@ -1,3 +1,0 @@
-import { MethodRegistry } from './registry.ts';
-/** Every method of api.php. */
-export declare const createMethodRegistry: () => MethodRegistry;

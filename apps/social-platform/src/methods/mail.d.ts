@@ -1,1 +1,0 @@
-export declare const mailMethods: import('./registry.ts').ApiMethod[];

@@ -1,1 +1,0 @@
-export declare const notificationMethods: import('./registry.ts').ApiMethod[];

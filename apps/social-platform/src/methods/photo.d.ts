@@ -1,1 +1,0 @@
-export declare const photoMethods: import('./registry.ts').ApiMethod[];

@@ -1,1 +1,0 @@
-export declare const userMethods: import('./registry.ts').ApiMethod[];
