@@ -1,7 +1,7 @@
 import { AppError, type Clock } from '@repo/server-kit';
 import type { Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
-import { offsetOf, type PageRequest, type PageResult } from '../db/paging.ts';
+import { type PageRequest, type PageResult, pageOf } from '../db/paging.ts';
 import { isRowId } from '../db/row-id.ts';
 import type { ApplicationStatus, ApplicationTable, DB } from '../db/schema.ts';
 import { invalidInput } from '../users/users-service.ts';
@@ -64,11 +64,7 @@ export class ApplicationsService {
   /** Active applications, by name. */
   async list(page: PageRequest): Promise<PageResult<Application>> {
     const base = this.db.selectFrom('applications').where('status', '=', 'active');
-    const [items, count] = await Promise.all([
-      base.selectAll().orderBy('name').orderBy('id').limit(page.perPage).offset(offsetOf(page)).execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    ]);
-    return { items, total: Number(count.total) };
+    return pageOf(base, page, (query) => query.selectAll().orderBy('name').orderBy('id'));
   }
 
   listByOwner(ownerId: number): Promise<Application[]> {

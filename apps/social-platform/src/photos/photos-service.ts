@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { AppError, type Clock } from '@repo/server-kit';
 import type { Kysely, Selectable } from 'kysely';
 import PQueue from 'p-queue';
-import { offsetOf, type PageRequest, type PageResult } from '../db/paging.ts';
+import { type PageRequest, type PageResult, pageOf } from '../db/paging.ts';
 import { isRowId } from '../db/row-id.ts';
 import type { DB, PhotoFileTable, PhotoKind, PhotoTable, Visibility } from '../db/schema.ts';
 import { type ImageVariant, type RenderedImage, renderVariants } from '../media/image-pipeline.ts';
@@ -84,11 +84,8 @@ export class PhotosService {
       .where('owner_id', '=', ownerId)
       .where('kind', '=', 'photo')
       .where('visibility', 'in', visible);
-    const [rows, count] = await Promise.all([
-      base.selectAll().orderBy('id', 'desc').limit(page.perPage).offset(offsetOf(page)).execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    ]);
-    return { items: await this.withFiles(rows), total: Number(count.total) };
+    const { items, total } = await pageOf(base, page, (query) => query.selectAll().orderBy('id', 'desc'));
+    return { items: await this.withFiles(items), total };
   }
 
   async findById(photoId: number): Promise<Photo | undefined> {

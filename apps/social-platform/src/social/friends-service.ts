@@ -1,6 +1,6 @@
 import { AppError, type Clock } from '@repo/server-kit';
 import type { Kysely } from 'kysely';
-import { offsetOf, type PageRequest, type PageResult } from '../db/paging.ts';
+import { type PageRequest, type PageResult, pageOf } from '../db/paging.ts';
 import type { DB } from '../db/schema.ts';
 import { QUALIFIED_USER_COLUMNS } from '../users/user-columns.ts';
 import type { User } from '../users/users-service.ts';
@@ -99,24 +99,13 @@ export class FriendsService {
 
   /** The friends of `userId`, by full name. */
   async list(userId: number, page: PageRequest): Promise<PageResult<User>> {
-    const [items, count] = await Promise.all([
-      this.db
-        .selectFrom('friendships')
-        .innerJoin('users', 'users.id', 'friendships.friend_id')
-        .select(QUALIFIED_USER_COLUMNS)
-        .where('friendships.user_id', '=', userId)
-        .orderBy('users.full_name')
-        .orderBy('users.id')
-        .limit(page.perPage)
-        .offset(offsetOf(page))
-        .execute(),
-      this.db
-        .selectFrom('friendships')
-        .select((eb) => eb.fn.countAll<number>().as('total'))
-        .where('user_id', '=', userId)
-        .executeTakeFirstOrThrow(),
-    ]);
-    return { items, total: Number(count.total) };
+    const friends = this.db
+      .selectFrom('friendships')
+      .innerJoin('users', 'users.id', 'friendships.friend_id')
+      .where('friendships.user_id', '=', userId);
+    return pageOf(friends, page, (query) =>
+      query.select(QUALIFIED_USER_COLUMNS).orderBy('users.full_name').orderBy('users.id'),
+    );
   }
 
   /** Requests waiting for `userId` to answer, newest first. */

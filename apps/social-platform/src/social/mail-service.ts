@@ -1,6 +1,6 @@
 import { AppError, type Clock } from '@repo/server-kit';
 import type { Kysely, Selectable } from 'kysely';
-import { offsetOf, type PageRequest, type PageResult } from '../db/paging.ts';
+import { countRows, type PageRequest, type PageResult, pageOf } from '../db/paging.ts';
 import type { DB, MessageTable } from '../db/schema.ts';
 import { USER_COLUMNS } from '../users/user-columns.ts';
 import type { User } from '../users/users-service.ts';
@@ -60,8 +60,8 @@ export class MailService {
     const mine = this.db
       .selectFrom('conversations')
       .where((eb) => eb.or([eb('user_low', '=', userId), eb('user_high', '=', userId)]));
-    const [rows, count] = await Promise.all([
-      mine
+    const { items: rows, total } = await pageOf(mine, page, (query) =>
+      query
         .select((eb) => [
           'conversations.id',
           'conversations.user_low',
@@ -76,12 +76,8 @@ export class MailService {
             .as('unseen'),
         ])
         .orderBy('last_message_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(page.perPage)
-        .offset(offsetOf(page))
-        .execute(),
-      mine.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    ]);
+        .orderBy('id', 'desc'),
+    );
     const otherIds = rows.map((row) => (row.user_low === userId ? row.user_high : row.user_low));
     const others =
       otherIds.length === 0
@@ -95,29 +91,15 @@ export class MailService {
         { conversationId: row.id, otherUser, lastMessageAt: row.last_message_at, unseen: Number(row.unseen ?? 0) },
       ];
     });
-    return { items, total: Number(count.total) };
+    return { items, total };
   }
 
   /** Messages between `userId` and `otherUserId`, newest first. */
   async listMessages(userId: number, otherUserId: number, page: PageRequest): Promise<PageResult<Message>> {
     const conversationId = await this.conversationId(userId, otherUserId);
     if (conversationId === undefined) return { items: [], total: 0 };
-    const [items, count] = await Promise.all([
-      this.db
-        .selectFrom('messages')
-        .selectAll()
-        .where('conversation_id', '=', conversationId)
-        .orderBy('id', 'desc')
-        .limit(page.perPage)
-        .offset(offsetOf(page))
-        .execute(),
-      this.db
-        .selectFrom('messages')
-        .select((eb) => eb.fn.countAll<number>().as('total'))
-        .where('conversation_id', '=', conversationId)
-        .executeTakeFirstOrThrow(),
-    ]);
-    return { items, total: Number(count.total) };
+    const messages = this.db.selectFrom('messages').where('conversation_id', '=', conversationId);
+    return pageOf(messages, page, (query) => query.selectAll().orderBy('id', 'desc'));
   }
 
   /** Marks every message `userId` received from `otherUserId` as seen; returns how many changed. */
@@ -133,13 +115,7 @@ export class MailService {
   }
 
   async unseenCount(userId: number): Promise<number> {
-    const row = await this.db
-      .selectFrom('messages')
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .where('recipient_id', '=', userId)
-      .where('seen', '=', 0)
-      .executeTakeFirstOrThrow();
-    return Number(row.total);
+    return countRows(this.db.selectFrom('messages').where('recipient_id', '=', userId).where('seen', '=', 0));
   }
 
   private async conversationId(a: number, b: number): Promise<number | undefined> {

@@ -1,7 +1,7 @@
 import { AppError, type Clock } from '@repo/server-kit';
 import type { Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
-import { offsetOf, type PageRequest, type PageResult } from '../db/paging.ts';
+import { countRows, type PageRequest, type PageResult, pageOf } from '../db/paging.ts';
 import { isRowId } from '../db/row-id.ts';
 import type { DB, NotificationTable } from '../db/schema.ts';
 import { invalidInput } from '../users/users-service.ts';
@@ -51,22 +51,8 @@ export class NotificationsService {
 
   /** All notifications of `userId`, newest first. */
   async list(userId: number, page: PageRequest): Promise<PageResult<Notification>> {
-    const [items, count] = await Promise.all([
-      this.db
-        .selectFrom('notifications')
-        .selectAll()
-        .where('user_id', '=', userId)
-        .orderBy('id', 'desc')
-        .limit(page.perPage)
-        .offset(offsetOf(page))
-        .execute(),
-      this.db
-        .selectFrom('notifications')
-        .select((eb) => eb.fn.countAll<number>().as('total'))
-        .where('user_id', '=', userId)
-        .executeTakeFirstOrThrow(),
-    ]);
-    return { items, total: Number(count.total) };
+    const mine = this.db.selectFrom('notifications').where('user_id', '=', userId);
+    return pageOf(mine, page, (query) => query.selectAll().orderBy('id', 'desc'));
   }
 
   /** Marks one notification of `userId` seen; 404 when it is not theirs. */
@@ -92,13 +78,7 @@ export class NotificationsService {
   }
 
   async unseenCount(userId: number): Promise<number> {
-    const row = await this.db
-      .selectFrom('notifications')
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .where('user_id', '=', userId)
-      .where('seen', '=', 0)
-      .executeTakeFirstOrThrow();
-    return Number(row.total);
+    return countRows(this.db.selectFrom('notifications').where('user_id', '=', userId).where('seen', '=', 0));
   }
 }
 

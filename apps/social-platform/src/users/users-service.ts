@@ -2,7 +2,7 @@ import { AppError, type Clock, prepareQuery } from '@repo/server-kit';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { z } from 'zod';
 import { isUniqueViolation } from '../db/errors.ts';
-import { likePattern, offsetOf, type PageRequest, type PageResult } from '../db/paging.ts';
+import { likePattern, type PageRequest, type PageResult, pageOf } from '../db/paging.ts';
 import { isRowId } from '../db/row-id.ts';
 import type { DB, UserTable, Visibility } from '../db/schema.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
@@ -150,11 +150,7 @@ export class UsersService {
       .where(
         sql<boolean>`(lower(full_name) like ${pattern} escape '\\' or lower(user_name) like ${pattern} escape '\\')`,
       );
-    const [items, count] = await Promise.all([
-      base.select(USER_COLUMNS).orderBy('full_name').orderBy('id').limit(page.perPage).offset(offsetOf(page)).execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    ]);
-    return { items, total: Number(count.total) };
+    return pageOf(base, page, (query) => query.select(USER_COLUMNS).orderBy('full_name').orderBy('id'));
   }
 
   async setFriendsVisibility(userId: number, visibility: Visibility): Promise<void> {
