@@ -5,6 +5,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { createFastify, healthRoutes, installErrorHandling, metricsPlugin } from '@repo/server-kit';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { billingWebhookRoute } from './billing/webhook-route.ts';
 import type { Config } from './config.ts';
 import { type AppContext, type ContextOverrides, createContext } from './context.ts';
 import { dashboardRoutes } from './dashboard/index.ts';
@@ -80,6 +81,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await json.register(healthRoutes(() => ({ db: ctx.database.db, redis: ctx.redis })));
     json.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   });
+  await app.register(billingWebhookRoute);
   await app.register(zoneIndexRefresher);
   await app.register(jobsScheduler);
   // The HTML pages get helmet's full policy; the JSON API its fixed headers (http/api-headers.ts),

@@ -238,6 +238,25 @@ export const envSchema = baseEnvSchema.extend({
   MAIL_TRANSPORT: z.enum(['auto', 'smtp', 'outbox', 'off']).default('auto'),
   /** Connect, greeting and idle timeout of the SMTP connection, ms. */
   SMTP_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  // --- Billing (billing/) ---
+  /** Stripe secret key (sk_live_… / sk_test_…). With STRIPE_WEBHOOK_SECRET and both prices, the dashboard sells plans through Stripe Checkout; without it plans are set by the operator's CLI. */
+  STRIPE_SECRET_KEY: optionalSecret,
+  /** Signing secret (whsec_…) of the webhook endpoint POST {PUBLIC_URL}/billing/webhook registered in Stripe. */
+  STRIPE_WEBHOOK_SECRET: optionalSecret,
+  /** Stripe Price id (price_…) of the Starter plan, monthly. */
+  STRIPE_PRICE_STARTER: z
+    .string()
+    .regex(/^price_\w+$/, 'must be a Stripe price id (price_…)')
+    .optional(),
+  /** Stripe Price id (price_…) of the Enterprise plan, monthly. */
+  STRIPE_PRICE_ENTERPRISE: z
+    .string()
+    .regex(/^price_\w+$/, 'must be a Stripe price id (price_…)')
+    .optional(),
+  /** Base URL of Stripe's API; tests and the demo point it at the simulator (http://127.0.0.1:3900). */
+  STRIPE_API_URL: z.string().url().default('https://api.stripe.com'),
+  /** Oldest webhook signature timestamp accepted, seconds (Stripe's default tolerance, against replays). */
+  STRIPE_WEBHOOK_TOLERANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
   /** Seed a demo account and key at start (npm start). */
   DEMO: envFlag,
 });
@@ -255,6 +274,11 @@ export function loadDomainIntelConfig(env: NodeJS.ProcessEnv = process.env): Con
 function crossFieldIssues(config: Config): string[] {
   const issues: string[] = [];
   if (config.MAIL_TRANSPORT === 'smtp' && !config.SMTP_URL) issues.push('MAIL_TRANSPORT: `smtp` needs SMTP_URL');
+  if (config.STRIPE_SECRET_KEY) {
+    for (const name of ['STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_STARTER', 'STRIPE_PRICE_ENTERPRISE'] as const) {
+      if (!config[name]) issues.push(`${name}: required with STRIPE_SECRET_KEY`);
+    }
+  }
   return issues;
 }
 

@@ -4,6 +4,9 @@ import { AccountsRepository } from './accounts/accounts-repository.ts';
 import { AccountsService } from './accounts/accounts-service.ts';
 import { type AvailabilityService, createAvailabilityService } from './availability/index.ts';
 import type { ZonePresence } from './availability/zone-presence.ts';
+import { BillingEvents } from './billing/billing-events.ts';
+import { type BillingLog, BillingService } from './billing/billing-service.ts';
+import { createStripeClient, stripeSettings } from './billing/stripe-client.ts';
 import type { Config } from './config.ts';
 import { migrations } from './db/migrations/index.ts';
 import type { DB } from './db/schema.ts';
@@ -12,7 +15,7 @@ import { FeedService } from './feed/feed-service.ts';
 import type { JobLeases } from './jobs/lease.ts';
 import { createPipelineServices } from './jobs/pipeline-services.ts';
 import type { LifecycleService } from './lifecycle/index.ts';
-import { createMailer, type Mailer, type MailLog } from './mail/index.ts';
+import { createMailer, type Mailer } from './mail/index.ts';
 import { QuotaService } from './quota/quota-service.ts';
 import { RedisQuotaStore } from './quota/redis-quota-store.ts';
 import { SqlQuotaStore } from './quota/sql-quota-store.ts';
@@ -54,18 +57,25 @@ export interface AppContext extends Infrastructure<DB> {
   suggestions: SuggestionService;
   /** Account mail (SMTP or the embedded outbox); undefined when MAIL_TRANSPORT resolves to off. */
   mailer: Mailer | undefined;
+  /** Stripe Checkout, the portal and webhooks; undefined without STRIPE_SECRET_KEY (plans are set by the operator). */
+  billing: BillingService | undefined;
   close(): Promise<void>;
 }
 
 /** What tests (and `npm start`) may replace: the clock, the Postgres schema, the Redis key prefix. */
 export interface ContextOverrides extends InfrastructureOverrides {
-  /** Where the outbox mailer logs (the app's logger; the CLI's default prints JSON lines to stderr). */
-  log?: MailLog;
+  /** Where the mail outbox and billing log (the app's logger; the CLI's default prints JSON lines to stderr). */
+  log?: BillingLog;
 }
 
-const stderrLog: MailLog = {
-  info: (fields, message) => process.stderr.write(`${JSON.stringify({ ...fields, msg: message })}\n`),
+const stderrLog: BillingLog = {
+  info: (fields, message) => process.stderr.write(`${JSON.stringify({ level: 'info', ...fields, msg: message })}\n`),
+  warn: (fields, message) => process.stderr.write(`${JSON.stringify({ level: 'warn', ...fields, msg: message })}\n`),
 };
+
+/** Where people reach the dashboard, for links in mails. */
+export const dashboardUrlOf = (config: Config) =>
+  `${config.PUBLIC_URL?.replace(/\/+$/, '') ?? `http://${config.HOST}:${config.PORT}`}/dashboard`;
 
 export async function createContext(config: Config, overrides: ContextOverrides = {}): Promise<AppContext> {
   const { database, redis, clock } = await openInfrastructure<DB>(
@@ -90,16 +100,31 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     zonePresence: zoneIndex,
     onError: reportBackgroundError,
   });
-  const mailer = createMailer(config, overrides.log ?? stderrLog, () => clock.now());
+  const log = overrides.log ?? stderrLog;
+  const mailer = createMailer(config, log, () => clock.now());
+  const accounts = new AccountsService(new AccountsRepository(database.db), clock, {
+    keyCacheTtlMs: config.KEY_CACHE_TTL_MS,
+  });
+  const stripe = stripeSettings(config);
+  const billing = stripe
+    ? new BillingService({
+        stripe: createStripeClient(stripe),
+        settings: stripe,
+        accounts,
+        events: new BillingEvents(database.db),
+        clock,
+        mailer,
+        log,
+        dashboardUrl: dashboardUrlOf(config),
+      })
+    : undefined;
   const pipeline = createPipelineServices(config, { database, clock, rdap, snapshots: zonesModule.snapshots });
   return {
     config,
     database,
     redis,
     clock,
-    accounts: new AccountsService(new AccountsRepository(database.db), clock, {
-      keyCacheTtlMs: config.KEY_CACHE_TTL_MS,
-    }),
+    accounts,
     quota: new QuotaService(quotaStore, clock),
     snapshots: zonesModule.snapshots,
     zones: zonesModule.zones,
@@ -120,6 +145,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     enrichment: pipeline.enrichment,
     jobLeases: pipeline.jobLeases,
     mailer,
+    billing,
     async close() {
       await mailer?.close();
       await pipeline.close();

@@ -4,5 +4,6 @@ export * from './majestic/index.ts';
 export * from './moz/index.ts';
 export * from './rdap/index.ts';
 export * from './server.ts';
+export * from './stripe/index.ts';
 export * from './wayback/index.ts';
 export * from './world.ts';

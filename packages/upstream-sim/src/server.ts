@@ -3,6 +3,7 @@ import { CzdsSimControl, czdsApiSimPlugin, czdsAuthSimPlugin } from './czds/inde
 import { majesticSimPlugin } from './majestic/index.ts';
 import { mozSimPlugin } from './moz/index.ts';
 import { RdapSimControl, rdapSimPlugin } from './rdap/index.ts';
+import { StripeSimControl, type StripeSimOptions, stripeSimPlugin } from './stripe/index.ts';
 import { waybackSimPlugin } from './wayback/index.ts';
 import { SimWorld } from './world.ts';
 
@@ -11,6 +12,8 @@ export interface UpstreamSimOptions {
   /** 0 (default) picks a free port. */
   port?: number;
   world?: SimWorld;
+  /** The Stripe account played at `/v1/…` (secret key, clock). */
+  stripe?: StripeSimOptions;
 }
 
 /**
@@ -28,10 +31,12 @@ export interface UpstreamSim {
   czds: CzdsSimControl;
   /** Requests served by the Wayback CDX (`/wayback`), Moz (`/moz`) and Majestic (`/majestic`) simulators. */
   webStats: WebSimStats;
+  /** Stripe: customers, Checkout, the portal, subscriptions, invoices and signed webhooks. */
+  stripe: StripeSimControl;
   close(): Promise<void>;
 }
 
-export async function buildSimServer(world: SimWorld): Promise<FastifyInstance> {
+export async function buildSimServer(world: SimWorld, stripeOptions: StripeSimOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({ logger: false });
   app.decorate('world', world);
   app.get('/', async () => ({ service: 'upstream-sim' }));
@@ -47,14 +52,31 @@ export async function buildSimServer(world: SimWorld): Promise<FastifyInstance> 
   await app.register(waybackSimPlugin, { prefix: '/wayback', world, stats: webStats.wayback });
   await app.register(mozSimPlugin, { prefix: '/moz', world, stats: webStats.moz });
   await app.register(majesticSimPlugin, { prefix: '/majestic', world, stats: webStats.majestic });
+  const stripe = new StripeSimControl(stripeOptions);
+  app.decorate('stripe', stripe);
+  // Stripe's API lives at the root (/v1/…): the official SDK takes a host and port, not a path prefix.
+  await app.register(stripeSimPlugin, { control: stripe });
   return app;
 }
 
 export async function startUpstreamSim(options: UpstreamSimOptions = {}): Promise<UpstreamSim> {
   const world = options.world ?? new SimWorld();
-  const app = await buildSimServer(world);
+  const app = await buildSimServer(world, options.stripe);
   const address = await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
-  return { url: address, world, app, czds: app.czds, rdap: app.rdap, webStats: app.webStats, close: () => app.close() };
+  app.stripe.setBaseUrl(() => address);
+  return {
+    url: address,
+    world,
+    app,
+    czds: app.czds,
+    rdap: app.rdap,
+    webStats: app.webStats,
+    stripe: app.stripe,
+    async close() {
+      await app.stripe.webhooks.settled();
+      await app.close();
+    },
+  };
 }
 
 declare module 'fastify' {
@@ -63,6 +85,7 @@ declare module 'fastify' {
     czds: CzdsSimControl;
     rdap: RdapSimControl;
     webStats: WebSimStats;
+    stripe: StripeSimControl;
   }
 }
 

@@ -31,6 +31,19 @@ export class AccountsRepository {
     return this.db.selectFrom('accounts').selectAll().where('email', '=', email).executeTakeFirst();
   }
 
+  findAccountById(accountId: string) {
+    return this.db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirst();
+  }
+
+  async findAccountIdByStripeCustomer(customerId: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('subscriptions')
+      .select('account_id')
+      .where('stripe_customer_id', '=', customerId)
+      .executeTakeFirst();
+    return row?.account_id;
+  }
+
   findSubscription(accountId: string) {
     return this.db.selectFrom('subscriptions').selectAll().where('account_id', '=', accountId).executeTakeFirst();
   }

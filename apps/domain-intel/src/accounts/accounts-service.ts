@@ -6,6 +6,7 @@ import { addUtcMonths, type EffectiveSubscription, effectiveSubscription } from 
 import type { Caller } from './caller.ts';
 import { normalizeEmail } from './email.ts';
 import { newId } from './ids.ts';
+import { type PlanChange, type PlanChangeListener, PlanChangeListeners } from './plan-changes.ts';
 import { isPaid, isPlanId, PLAN_IDS, PLANS, type Plan, type PlanId } from './plans.ts';
 
 /** How often `last_used_at` is written for a busy key: once a minute is enough to show. */
@@ -23,6 +24,26 @@ export interface AccountSummary {
   email: string;
   plan: PlanId;
   subscription: EffectiveSubscription;
+  /** Stripe's side, when the plan is billed there (null fields: set by the operator, or never bought). */
+  billing: AccountBilling;
+}
+
+export interface AccountBilling {
+  customerId: string | null;
+  subscriptionId: string | null;
+  /** Stripe's subscription status: active, past_due (a payment failed; Stripe is retrying), canceled, … */
+  status: string | null;
+}
+
+/** A subscription as billing (Stripe) says it stands, in this service's terms. */
+export interface BilledSubscription {
+  plan: PlanId;
+  periodStart: number;
+  periodEnd: number;
+  /** When the cancellation was asked for; null while it renews. */
+  cancelledAt: number | null;
+  stripeSubscriptionId: string;
+  stripeStatus: string;
 }
 
 const unauthorized = (code: 'missing_key' | 'invalid_key' | 'key_revoked', message: string) =>
@@ -42,6 +63,7 @@ export interface AccountsServiceOptions {
 /** Accounts, subscriptions and API keys: the rules. Storage is the repository's. */
 export class AccountsService {
   readonly #keyOwners: LRUCache<string, KeyOwnerRow> | undefined;
+  readonly #planChanges = new PlanChangeListeners();
 
   constructor(
     private readonly repository: AccountsRepository,
@@ -86,18 +108,91 @@ export class AccountsService {
 
   /** The account with this e-mail, or undefined when there is none. */
   async findSummary(emailInput: string): Promise<AccountSummary | undefined> {
-    const email = normalizeEmail(emailInput);
-    const account = await this.repository.findAccountByEmail(email);
-    if (!account) return undefined;
+    const account = await this.repository.findAccountByEmail(normalizeEmail(emailInput));
+    return account ? this.#summaryOf(account) : undefined;
+  }
+
+  /** The account with this id, or undefined. */
+  async findSummaryById(accountId: string): Promise<AccountSummary | undefined> {
+    const account = await this.repository.findAccountById(accountId);
+    return account ? this.#summaryOf(account) : undefined;
+  }
+
+  /** The account billed to this Stripe customer, or undefined. */
+  async findSummaryByStripeCustomer(customerId: string): Promise<AccountSummary | undefined> {
+    const accountId = await this.repository.findAccountIdByStripeCustomer(customerId);
+    return accountId ? this.findSummaryById(accountId) : undefined;
+  }
+
+  async #summaryOf(account: { id: string; email: string }): Promise<AccountSummary> {
     const subscription = await this.repository.findSubscription(account.id);
     if (!subscription) throw new Error(`account ${account.id} has no subscription row`);
     const plan = planOf(subscription.plan);
     return {
       account_id: account.id,
-      email,
+      email: account.email,
       plan: plan.id,
       subscription: effectiveSubscription(plan, subscription, this.clock.now()),
+      billing: {
+        customerId: subscription.stripe_customer_id ?? null,
+        subscriptionId: subscription.stripe_subscription_id ?? null,
+        status: subscription.billing_status ?? null,
+      },
     };
+  }
+
+  /** Called after every plan change (see plan-changes.ts for the rule on saved items over a smaller plan's limits). */
+  onPlanChange(listener: PlanChangeListener): () => void {
+    return this.#planChanges.add(listener);
+  }
+
+  /** Remembers the account's Stripe customer (created at its first checkout). */
+  async setStripeCustomer(accountId: string, customerId: string): Promise<void> {
+    await this.repository.updateSubscription(accountId, {
+      stripe_customer_id: customerId,
+      updated_at: this.clock.now(),
+    });
+  }
+
+  /**
+   * Makes the account follow a Stripe subscription as it stands now. Returns the plan change it
+   * caused (listeners already told), or undefined when the plan whose limits apply is the same.
+   */
+  async applyBilledSubscription(accountId: string, billed: BilledSubscription): Promise<PlanChange | undefined> {
+    const before = await this.findSummaryById(accountId);
+    if (!before) throw new AppError(404, 'account_not_found', `No account ${accountId}.`);
+    this.#forgetAccount(accountId);
+    await this.repository.updateSubscription(accountId, {
+      plan: billed.plan,
+      period_start: billed.periodStart,
+      period_end: billed.periodEnd,
+      cancelled_at: billed.cancelledAt,
+      stripe_subscription_id: billed.stripeSubscriptionId,
+      billing_status: billed.stripeStatus,
+      updated_at: this.clock.now(),
+    });
+    const after = (await this.findSummaryById(accountId)) as AccountSummary;
+    return this.#announcePlanChange(before, after, 'billing');
+  }
+
+  async #announcePlanChange(
+    before: AccountSummary,
+    after: AccountSummary,
+    source: PlanChange['source'],
+  ): Promise<PlanChange | undefined> {
+    const endedBefore = before.subscription.status === 'ended';
+    const endedAfter = after.subscription.status === 'ended';
+    if (before.plan === after.plan && endedBefore === endedAfter) return undefined;
+    const change: PlanChange = {
+      accountId: after.account_id,
+      email: after.email,
+      from: before.plan,
+      to: after.plan,
+      ended: endedAfter,
+      source,
+    };
+    await this.#planChanges.notify(change);
+    return change;
   }
 
   async createKey(email: string, name = 'default'): Promise<IssuedKey> {
@@ -141,17 +236,19 @@ export class AccountsService {
     if (!isPlanId(planId)) {
       throw new AppError(400, 'invalid_plan', `Unknown plan "${planId}". Plans: ${PLAN_IDS.join(', ')}.`);
     }
-    const { account_id } = await this.summary(email);
+    const before = await this.summary(email);
     const now = this.clock.now();
     const plan = PLANS[planId];
-    this.#forgetAccount(account_id);
-    await this.repository.updateSubscription(account_id, {
+    this.#forgetAccount(before.account_id);
+    await this.repository.updateSubscription(before.account_id, {
       plan: plan.id,
       ...this.#newPeriod(plan, now),
       cancelled_at: null,
       updated_at: now,
     });
-    return this.summary(email);
+    const after = await this.summary(email);
+    await this.#announcePlanChange(before, after, 'operator');
+    return after;
   }
 
   /** Cancels a paid plan: its keys keep working until the end of the billing period. */

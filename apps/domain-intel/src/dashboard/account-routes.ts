@@ -1,6 +1,7 @@
 import { AppError, isAppError, toPublicError } from '@repo/server-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IssuedKey } from '../accounts/accounts-service.ts';
+import { isPaid, PLAN_IDS, PLANS } from '../accounts/plans.ts';
 import type { DashboardSessions } from './session-store.ts';
 import { verifySignIn } from './sign-in.ts';
 import { renderSignIn, signInRateLimit, startSession } from './sign-in-page.ts';
@@ -13,12 +14,35 @@ const USAGE_DAYS = 30;
 const NOTICES: Record<string, string> = {
   revoked: 'The key is revoked. Calls with it are refused from now on.',
   'signed-out': 'You are signed out.',
+  upgraded: 'Payment received: your new plan applies now.',
+  'checkout-pending': 'Stripe has not confirmed the payment yet; your plan changes as soon as it does.',
+  'checkout-cancelled': 'Checkout cancelled; nothing was charged.',
 };
 
 const noticeOf = (request: FastifyRequest) => NOTICES[(request.query as { done?: string }).done ?? ''];
 
 type FormBody = Record<string, string | undefined>;
 const formOf = (request: FastifyRequest) => (request.body ?? {}) as FormBody;
+
+/** What the Plan card offers: Stripe Checkout and the portal, or the operator's word. */
+function billingView(viewer: DashboardViewer, stripeConfigured: boolean) {
+  const { billing, subscription } = viewer.account;
+  const ended = subscription.status === 'ended';
+  const subscribed =
+    billing.subscriptionId !== null && ['active', 'trialing', 'past_due'].includes(billing.status ?? '');
+  return {
+    stripe: stripeConfigured,
+    // Plans above the current one (any paid plan once the current one has ended).
+    upgrades:
+      stripeConfigured && !subscribed
+        ? PLAN_IDS.map((id) => PLANS[id]).filter(
+            (plan) => isPaid(plan) && (ended || plan.priceUsdPerMonth > viewer.plan.priceUsdPerMonth),
+          )
+        : [],
+    portal: stripeConfigured && billing.customerId !== null,
+    paymentFailed: billing.status === 'past_due',
+  };
+}
 
 /** Sign-in and sign-out, the account overview (plan, usage, keys) and key management. */
 export function accountRoutes(app: FastifyInstance, sessions: DashboardSessions): void {
@@ -43,6 +67,7 @@ export function accountRoutes(app: FastifyInstance, sessions: DashboardSessions)
       today,
       keys,
       notice,
+      billing: billingView(viewer, app.ctx.billing !== undefined),
       ...extra,
       csrfToken: reply.generateCsrf(),
       usageJson: jsonForScript({

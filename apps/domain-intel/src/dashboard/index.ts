@@ -7,6 +7,7 @@ import { AppError, toPublicError } from '@repo/server-kit';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { accountRoutes } from './account-routes.ts';
 import { assetRoutes } from './assets.ts';
+import { billingRoutes } from './billing-routes.ts';
 import { feedRoutes } from './feed-routes.ts';
 import { DashboardSessions } from './session-store.ts';
 import { signInLinkRoutes } from './sign-in-link-routes.ts';
@@ -57,6 +58,7 @@ export async function dashboardRoutes(app: FastifyInstance): Promise<void> {
   });
   assetRoutes(app);
   accountRoutes(app, sessions);
+  billingRoutes(app, sessions);
   feedRoutes(app, sessions);
   signInLinkRoutes(app, sessions, new SignInLinks(database.db, clock));
 }

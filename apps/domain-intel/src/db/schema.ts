@@ -20,6 +20,29 @@ export interface SubscriptionTable {
   /** When a paid plan was cancelled; the keys stop working at period_end. */
   cancelled_at: number | null;
   updated_at: number;
+  /** The account's Stripe customer (`cus_…`), once it has started a checkout. */
+  stripe_customer_id?: string | null;
+  /** The Stripe subscription (`sub_…`) this row follows; null for plans set by the operator. */
+  stripe_subscription_id?: string | null;
+  /** Stripe's status of that subscription (active, past_due, canceled, …). */
+  billing_status?: string | null;
+}
+
+/** Every Stripe webhook event received (billing/ owns this table). */
+export interface BillingEventTable {
+  /** Stripe's event id, `evt_…`: a redelivery of the same event finds its row. */
+  id: string;
+  type: string;
+  /** When Stripe created the event, epoch ms. */
+  created: number;
+  received_at: number;
+  /** The verified JSON body as received. */
+  payload: string;
+  account_id: string | null;
+  /** When the event was applied to the account; null until then (a failed apply is retried on redelivery). */
+  applied_at: number | null;
+  /** What applying it did, for operators: `applied`, `ignored: …`. */
+  outcome: string | null;
 }
 
 export interface ApiKeyTable {
@@ -174,6 +197,7 @@ export interface DB {
   job_leases: JobLeaseTable;
   dashboard_sessions: DashboardSessionTable;
   dashboard_sign_in_links: DashboardSignInLinkTable;
+  billing_events: BillingEventTable;
 }
 
 export type { Generated };

@@ -40,6 +40,23 @@ export const ERROR_CODES: ErrorCodeEntry[] = [
   { code: 'key_already_revoked', status: 409, description: 'The key is already revoked.' },
   { code: 'nothing_to_cancel', status: 409, description: 'The Free plan has no subscription to cancel.' },
   { code: 'already_cancelled', status: 409, description: 'The subscription is already cancelled.' },
+  {
+    code: 'invalid_signature',
+    status: 400,
+    description:
+      'POST /billing/webhook: the Stripe-Signature header is missing, malformed, older than the tolerance, or does not match the body.',
+  },
+  {
+    code: 'already_subscribed',
+    status: 409,
+    description: 'The account already has a Stripe subscription; change it in the billing portal.',
+  },
+  {
+    code: 'no_billing_account',
+    status: 409,
+    description: 'The account has not bought a plan through Stripe yet, so there is no billing portal.',
+  },
+  { code: 'checkout_not_found', status: 404, description: 'No Stripe Checkout session of this account with that id.' },
   { code: 'not_found', status: 404, description: 'No such route.' },
   {
     code: 'unsupported_media_type',

@@ -5,6 +5,7 @@ import { feedMigration } from './0030_feed.ts';
 import { feedCoveringIndexesMigration } from './0031_feed_covering_indexes.ts';
 import { dashboardSessionsMigration } from './0060_dashboard_sessions.ts';
 import { dashboardSignInLinksMigration } from './0061_dashboard_sign_in_links.ts';
+import { billingMigration } from './0070_billing.ts';
 
 /**
  * Every migration of the service, one file each, run in name order on SQLite and Postgres.
@@ -17,4 +18,5 @@ export const migrations: MigrationSet = (dialect) => ({
   '0031_feed_covering_indexes': feedCoveringIndexesMigration(dialect),
   '0060_dashboard_sessions': dashboardSessionsMigration(dialect),
   '0061_dashboard_sign_in_links': dashboardSignInLinksMigration(dialect),
+  '0070_billing': billingMigration(dialect),
 });

@@ -1,0 +1,60 @@
+import type { PlanId } from './plans.ts';
+
+/**
+ * A change of the plan whose limits apply to an account: an upgrade or downgrade (operator
+ * CLI or Stripe), or a paid plan ending (`ended`: its keys answer 401 key_revoked and nothing
+ * of the account runs until it subscribes again).
+ */
+export interface PlanChange {
+  accountId: string;
+  email: string;
+  from: PlanId;
+  to: PlanId;
+  ended: boolean;
+  /** `operator`: `domain-intel plans set`; `billing`: a Stripe subscription change. */
+  source: 'operator' | 'billing';
+}
+
+export type PlanChangeListener = (change: PlanChange) => Promise<void> | void;
+
+/**
+ * The rule for saved things a plan limits (saved filters, watchlists, account webhooks) when
+ * the plan shrinks: nothing is deleted. The oldest `limit` items stay active and the rest are
+ * paused (kept, shown as paused, not run); when the plan grows again they resume, oldest first.
+ * `limit` null means unlimited. Returns the ids to pause and to resume for the new limit.
+ */
+export function itemsOverLimit<T extends { id: string; created_at: number; paused: boolean }>(
+  items: readonly T[],
+  limit: number | null,
+): { pause: string[]; resume: string[] } {
+  const ordered = [...items].sort((a, b) => a.created_at - b.created_at || a.id.localeCompare(b.id));
+  const allowed = limit === null ? ordered.length : Math.max(0, limit);
+  const pause: string[] = [];
+  const resume: string[] = [];
+  ordered.forEach((item, index) => {
+    if (index < allowed && item.paused) resume.push(item.id);
+    if (index >= allowed && !item.paused) pause.push(item.id);
+  });
+  return { pause, resume };
+}
+
+/** Listeners of plan changes; one failing listener does not stop the others or the change itself. */
+export class PlanChangeListeners {
+  readonly #listeners = new Set<PlanChangeListener>();
+
+  /** Registers a listener; returns the function that removes it. */
+  add(listener: PlanChangeListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  async notify(change: PlanChange): Promise<void> {
+    const results = await Promise.allSettled([...this.#listeners].map(async (listener) => listener(change)));
+    for (const result of results) {
+      if (result.status === 'rejected') {
+        const message = result.reason instanceof Error ? result.reason.message : String(result.reason);
+        process.emitWarning(`plan change listener failed: ${message}`, { code: 'DOMAIN_INTEL_PLAN_CHANGE' });
+      }
+    }
+  }
+}

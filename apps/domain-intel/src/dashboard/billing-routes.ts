@@ -1,0 +1,46 @@
+import { AppError } from '@repo/server-kit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { isPlanId } from '../accounts/plans.ts';
+import type { DashboardSessions } from './session-store.ts';
+import { requireViewer } from './viewer.ts';
+
+const baseUrlOf = (request: FastifyRequest, publicUrl: string | undefined) =>
+  publicUrl?.replace(/\/+$/, '') ?? `${request.protocol}://${request.host}`;
+
+/**
+ * Buying and managing a paid plan from the dashboard through Stripe: Checkout to upgrade, the
+ * Customer Portal to change card, see invoices, cancel or resume. Only with Stripe configured;
+ * without it the overview says plans are changed by the operator.
+ */
+export function billingRoutes(app: FastifyInstance, sessions: DashboardSessions): void {
+  const { accounts, billing, config } = app.ctx;
+  if (!billing) return;
+  const csrf = { preHandler: app.csrfProtection };
+
+  app.post('/dashboard/billing/checkout', csrf, async (request, reply) => {
+    const viewer = await requireViewer(request, sessions, accounts);
+    const plan = (request.body as { plan?: string } | undefined)?.plan ?? '';
+    if (!isPlanId(plan) || plan === 'free') {
+      throw new AppError(400, 'invalid_plan', 'Choose Starter or Enterprise.');
+    }
+    const base = baseUrlOf(request, config.PUBLIC_URL);
+    const url = await billing.startCheckout(viewer.account, plan, {
+      success: `${base}/dashboard/billing/return?session_id={CHECKOUT_SESSION_ID}`,
+      cancel: `${base}/dashboard?done=checkout-cancelled`,
+    });
+    return reply.redirect(url, 303);
+  });
+
+  app.get('/dashboard/billing/return', async (request, reply) => {
+    const viewer = await requireViewer(request, sessions, accounts);
+    const sessionId = (request.query as { session_id?: string }).session_id ?? '';
+    const outcome = await billing.finishCheckout(viewer.account, sessionId);
+    return reply.redirect(`/dashboard?done=${outcome === 'upgraded' ? 'upgraded' : 'checkout-pending'}`, 303);
+  });
+
+  app.post('/dashboard/billing/portal', csrf, async (request, reply) => {
+    const viewer = await requireViewer(request, sessions, accounts);
+    const url = await billing.openPortal(viewer.account, `${baseUrlOf(request, config.PUBLIC_URL)}/dashboard`);
+    return reply.redirect(url, 303);
+  });
+}
