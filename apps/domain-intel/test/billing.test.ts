@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { ManualClock } from '@repo/server-kit';
-import { type DatabaseTarget, databaseTargets } from '@repo/server-kit/testing';
+import { databaseTargets } from '@repo/server-kit/testing';
 import { stripeSignatureHeader, type UpstreamSim } from '@repo/upstream-sim';
 import { startStripeSim, stripeEnv, submitHostedForm, WEBHOOK_SECRET } from './billing-helpers.ts';
 import { DashboardBrowser } from './dashboard-session.ts';

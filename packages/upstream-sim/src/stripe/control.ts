@@ -339,7 +339,7 @@ export class StripeSimControl {
   retryPayment(subscriptionId: string, succeeds: boolean): SimSubscription {
     const subscription = this.liveSubscription(subscriptionId);
     const invoice = subscription.latest_invoice ? this.invoices.get(subscription.latest_invoice) : undefined;
-    if (!invoice || invoice.status !== 'open') throw new StripeSimError(400, 'No open invoice to retry.');
+    if (invoice?.status !== 'open') throw new StripeSimError(400, 'No open invoice to retry.');
     invoice.attempt_count++;
     const previous = { status: subscription.status };
     if (succeeds) {
