@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { ManualClock } from '@repo/server-kit';
-import { databaseTargets } from '@repo/server-kit/testing';
+import { type DatabaseTarget, databaseTargets } from '@repo/server-kit/testing';
 import { stripeSignatureHeader, type UpstreamSim } from '@repo/upstream-sim';
 import { startStripeSim, stripeEnv, submitHostedForm, WEBHOOK_SECRET } from './billing-helpers.ts';
 import { DashboardBrowser } from './dashboard-session.ts';
@@ -276,10 +276,10 @@ for (const target of databaseTargets()) {
 }
 
 describe('without Stripe configured', () => {
-  const [sqlite] = databaseTargets();
+  const sqlite = databaseTargets()[0] as DatabaseTarget;
   let t: TestApp;
   before(async () => {
-    t = await createTestApp({ target: sqlite as typeof databaseTargets extends () => Array<infer T> ? T : never });
+    t = await createTestApp({ target: sqlite });
   });
   after(async () => t?.close());
 
