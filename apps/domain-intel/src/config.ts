@@ -81,6 +81,13 @@ export const envSchema = baseEnvSchema.extend({
   JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** How long a feed `total` may be reused for the same filters, in seconds (0 = never). */
   FEED_COUNT_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+  /**
+   * `memory`: pages and totals of /v1/domains come from an in-memory columnar copy of the feed's
+   * filter and sort columns (about 50 bytes a row), rebuilt after each pipeline run; `off`: SQL only.
+   */
+  FEED_INDEX: z.enum(['memory', 'off']).default('off'),
+  /** How often a process checks whether another process changed the feed (its index is then rebuilt), in seconds. */
+  FEED_INDEX_CHECK_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
   /** ICANN account API (CZDS authentication: POST {CZDS_AUTH_URL}/api/authenticate). */
   CZDS_AUTH_URL: z.string().url().default('https://account-api.icann.org').transform(withoutTrailingSlash),
   /** ICANN CZDS API (GET {CZDS_API_URL}/czds/downloads/links and the zone files). */

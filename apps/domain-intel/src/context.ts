@@ -130,7 +130,12 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     zones: zonesModule.zones,
     zoneIndex,
     zonePresence: zoneIndex,
-    feed: new FeedService(database.db, database.dialect, clock, { countCacheSeconds: config.FEED_COUNT_CACHE_SECONDS }),
+    feed: new FeedService(database.db, database.dialect, clock, {
+      countCacheSeconds: config.FEED_COUNT_CACHE_SECONDS,
+      index: config.FEED_INDEX,
+      indexCheckSeconds: config.FEED_INDEX_CHECK_SECONDS,
+      onIndexError: reportBackgroundError,
+    }),
     rdap,
     availability,
     suggestions: new SuggestionService(availability, zoneIndex, {

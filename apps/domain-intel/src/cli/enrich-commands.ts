@@ -29,7 +29,7 @@ export function registerEnrichCommands(
       const ctx = await getContext();
       try {
         const result = await ctx.enrichment.importMetricsCsv(createReadStream(options.file));
-        ctx.feed.invalidate();
+        await ctx.feed.invalidate();
         output.stdout.write(
           `Imported metrics of ${result.rows} domains (${result.feedRows} of them in the feed now).\n`,
         );

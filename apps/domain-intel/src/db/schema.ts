@@ -182,6 +182,12 @@ export interface DashboardSignInLinkTable {
   expires_at: number;
 }
 
+/** One row (id 1): bumped after every pipeline change of the feed (FeedService.invalidate). */
+export interface FeedVersionTable {
+  id: number;
+  version: number;
+}
+
 export interface DB {
   accounts: AccountTable;
   subscriptions: SubscriptionTable;
@@ -190,6 +196,7 @@ export interface DB {
   zone_snapshots: ZoneSnapshotTable;
   zone_downloads: ZoneDownloadTable;
   feed_domains: FeedDomainTable;
+  feed_version: FeedVersionTable;
   domain_transitions: DomainTransitionTable;
   zone_diff_runs: ZoneDiffRunTable;
   archive_captures: ArchiveCaptureTable;

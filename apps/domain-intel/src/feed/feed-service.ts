@@ -2,26 +2,47 @@ import type { Clock, Dialect } from '@repo/server-kit';
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { DB } from '../db/schema.ts';
+import { FeedIndex } from './feed-index.ts';
 import { applyFilters, applySort, feedBase } from './feed-query.ts';
 import { FEED_COLUMNS, type FeedRecord, toFeedRecord } from './feed-row.ts';
 import type { FeedFilters, FeedPage } from './filters.ts';
 
 const EXPORT_BATCH = 1_000;
 
+export interface FeedServiceOptions {
+  countCacheSeconds: number;
+  /** `memory`: answer pages and totals from an in-memory FeedIndex; `off`: SQL only. */
+  index: 'memory' | 'off';
+  /** How often (at most) a request checks the feed version for a change made elsewhere, in seconds. */
+  indexCheckSeconds: number;
+  /** Told when building the index failed (the SQL path keeps answering). */
+  onIndexError?: (error: unknown) => void;
+}
+
 /**
  * Reads the feed. Counting every match of a broad filter over millions of rows costs far
  * more than reading one page, and the feed changes about hourly, so a `total` is reused for
  * the same filters for a few seconds (FEED_COUNT_CACHE_SECONDS); the pipeline clears it
- * after every run in this process.
+ * after every run (invalidate).
+ *
+ * With FEED_INDEX=memory the feed's filter and sort columns are also held in memory
+ * (FeedIndex) and pages and totals come from there; only the page's rows are read from the
+ * database. The index is built in the background after start and after every change of the
+ * feed version (bumped by invalidate, in any process); until it is built, and while it is out
+ * of date, the SQL path answers, so an answer is never older than the version check interval.
  */
 export class FeedService {
   readonly #totals: LRUCache<string, number> | null;
+  #index: FeedIndex | null = null;
+  #building: Promise<FeedIndex | null> | null = null;
+  #checkedAt = Number.NEGATIVE_INFINITY;
+  #knownVersion: number | null = null;
 
   constructor(
     private readonly db: Kysely<DB>,
     private readonly dialect: Dialect,
     private readonly clock: Clock,
-    options: { countCacheSeconds: number },
+    private readonly options: FeedServiceOptions,
   ) {
     this.#totals =
       options.countCacheSeconds > 0
@@ -30,21 +51,32 @@ export class FeedService {
   }
 
   /**
-   * One page and the total. The page is found in two steps: the domains of the page from one
-   * covering index (skipping `offset` entries costs index steps only), then those rows.
+   * One page and the total. On the SQL path the page is found in two steps: the domains of the
+   * page from one covering index (skipping `offset` entries costs index steps only), then those rows.
    */
   async list(filters: FeedFilters, page: FeedPage): Promise<{ records: FeedRecord[]; total: number }> {
     const now = this.clock.now();
-    const pageQuery = applySort(
-      applyFilters(feedBase(this.db).select('domain'), filters, now, this.dialect),
-      page.sort,
-      this.dialect,
-    )
-      .limit(page.limit)
-      .offset(page.offset);
-    const [keys, total] = await Promise.all([pageQuery.execute(), this.#count(filters, now)]);
-    if (keys.length === 0) return { records: [], total };
-    const order = keys.map((key) => key.domain);
+    const index = await this.#currentIndex();
+    let order: string[];
+    let total: number;
+    if (index) {
+      const key = JSON.stringify(filters);
+      const answer = index.page(filters, page, now, this.#totals?.get(key));
+      this.#totals?.set(key, answer.total);
+      ({ domains: order, total } = answer);
+    } else {
+      const pageQuery = applySort(
+        applyFilters(feedBase(this.db).select('domain'), filters, now, this.dialect),
+        page.sort,
+        this.dialect,
+      )
+        .limit(page.limit)
+        .offset(page.offset);
+      const [keys, count] = await Promise.all([pageQuery.execute(), this.#count(filters, now)]);
+      order = keys.map((key) => key.domain);
+      total = count;
+    }
+    if (order.length === 0) return { records: [], total };
     const rows = await feedBase(this.db).select(FEED_COLUMNS).where('domain', 'in', order).execute();
     const byDomain = new Map(rows.map((row) => [row.domain, row]));
     const records = order.flatMap((domain) => {
@@ -52,6 +84,16 @@ export class FeedService {
       return row ? [toFeedRecord(row, now)] : [];
     });
     return { records, total };
+  }
+
+  /**
+   * The in-memory index of the current feed version, building it first when there is none
+   * (tests and benchmarks await it; requests get null until it is ready).
+   */
+  async index(): Promise<FeedIndex | null> {
+    if (this.options.index === 'off') return null;
+    await this.#currentIndex();
+    return this.#building ? await this.#building : this.#index;
   }
 
   /** The feed record of one domain in any state, or null when it is not in the pipeline. */
@@ -77,9 +119,49 @@ export class FeedService {
     }
   }
 
-  /** Forget cached totals (after the pipeline changed the feed). */
-  invalidate(): void {
+  /**
+   * The pipeline changed the feed: forget cached totals and the index here, and bump the feed
+   * version so other processes drop theirs at their next check.
+   */
+  async invalidate(): Promise<void> {
     this.#totals?.clear();
+    this.#index = null;
+    this.#checkedAt = Number.NEGATIVE_INFINITY;
+    await this.db
+      .updateTable('feed_version')
+      .set((eb) => ({ version: eb('version', '+', 1) }))
+      .where('id', '=', 1)
+      .execute();
+  }
+
+  /** The index when it matches the feed version (checked at most every indexCheckSeconds); else null. */
+  async #currentIndex(): Promise<FeedIndex | null> {
+    if (this.options.index === 'off') return null;
+    const now = this.clock.now();
+    if (now - this.#checkedAt >= this.options.indexCheckSeconds * 1_000) {
+      this.#checkedAt = now;
+      const row = await this.db.selectFrom('feed_version').select('version').where('id', '=', 1).executeTakeFirst();
+      this.#knownVersion = Number(row?.version ?? 0);
+    }
+    if (this.#index && this.#index.version === this.#knownVersion) return this.#index;
+    this.#index = null;
+    if (!this.#building) {
+      const version = this.#knownVersion ?? 0;
+      this.#building = FeedIndex.load(this.db, version)
+        .then((index) => {
+          this.#totals?.clear();
+          this.#index = index;
+          return index;
+        })
+        .catch((error: unknown) => {
+          this.options.onIndexError?.(error);
+          return null;
+        })
+        .finally(() => {
+          this.#building = null;
+        });
+    }
+    return null;
   }
 
   async #count(filters: FeedFilters, now: number): Promise<number> {

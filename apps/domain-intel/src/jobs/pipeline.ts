@@ -69,7 +69,7 @@ export async function runDailyPipeline(
   progress.step('alt-TLD demand');
   report.altTldRows = await ctx.enrichment.refreshAltTldDemand((done) => progress.update(done));
   await ctx.zoneIndex.refresh();
-  ctx.feed.invalidate();
+  await ctx.feed.invalidate();
   progress.finish();
   return report;
 }
@@ -91,7 +91,7 @@ export async function runHourlyPipeline(
     progress.update(done, total),
   );
   for (const error of enrichment.errors) progress.note(`enrichment: ${error}`);
-  ctx.feed.invalidate();
+  await ctx.feed.invalidate();
   progress.finish();
   return { rdap, enrichment };
 }

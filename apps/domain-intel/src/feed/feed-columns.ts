@@ -1,0 +1,174 @@
+import { ANY_STATUSES } from './feed-query.ts';
+
+/**
+ * The feed's filter and sort columns held in typed arrays, one entry per row, rows in the
+ * database's own `domain` order (so a row's position is its domain rank and breaks ties exactly
+ * as `ORDER BY … , domain` does). About 30 bytes a row plus the domain text.
+ *
+ * To add a column: a field here, its line in `FeedColumnRow`, one line in `set`, and (for a
+ * filter) one predicate in feed-matcher.ts.
+ */
+export interface FeedColumnRow {
+  domain: string;
+  tld: string;
+  status: string;
+  dropped_at: number | null;
+  first_archived_at: number | null;
+  alt_tld_count: number | null;
+  da: number | null;
+  tf: number | null;
+  length: number;
+  has_hyphen: number;
+  has_digit: number;
+  expected_drop_at: number | null;
+}
+
+/** The columns FeedColumns reads from feed_domains, in FeedColumnRow's names. */
+export const FEED_COLUMN_NAMES = [
+  'domain',
+  'tld',
+  'status',
+  'dropped_at',
+  'first_archived_at',
+  'alt_tld_count',
+  'da',
+  'tf',
+  'length',
+  'has_hyphen',
+  'has_digit',
+  'expected_drop_at',
+] as const satisfies readonly (keyof FeedColumnRow)[];
+
+/** Statuses get small codes; `status=any` is then a bit mask over them. */
+export const STATUS_CODES: readonly string[] = [...ANY_STATUSES, 'returned', 're-registered'];
+
+/** NULL of the small integer columns. */
+export const NO_VALUE = -1;
+
+export class FeedColumns {
+  readonly size: number;
+  /** Code into STATUS_CODES (255 for a status this build does not know: never matches). */
+  readonly status: Uint8Array;
+  /** Code into `tlds`. */
+  readonly tld: Uint16Array;
+  readonly tlds: string[] = [];
+  readonly #tldCodes = new Map<string, number>();
+  /** Epoch ms; NaN for NULL (NaN fails every comparison, as NULL does in SQL). */
+  readonly droppedAt: Float64Array;
+  readonly firstArchivedAt: Float64Array;
+  /** NO_VALUE for NULL. */
+  readonly altTldCount: Int16Array;
+  readonly da: Int8Array;
+  readonly tf: Int8Array;
+  readonly length: Uint16Array;
+  readonly hasHyphen: Uint8Array;
+  readonly hasDigit: Uint8Array;
+  /** Epoch ms; NaN for NULL. */
+  readonly expectedDropAt: Float64Array;
+  /** Domain names as bytes, row i at domainBytes[domainStart[i] .. domainStart[i + 1]). */
+  #domainBytes: Buffer;
+  readonly #domainStart: Float64Array;
+  #domainEnd = 0;
+
+  constructor(size: number, domainBytesHint = size * 16) {
+    this.size = size;
+    this.status = new Uint8Array(size);
+    this.tld = new Uint16Array(size);
+    this.droppedAt = new Float64Array(size);
+    this.firstArchivedAt = new Float64Array(size);
+    this.altTldCount = new Int16Array(size);
+    this.da = new Int8Array(size);
+    this.tf = new Int8Array(size);
+    this.length = new Uint16Array(size);
+    this.hasHyphen = new Uint8Array(size);
+    this.hasDigit = new Uint8Array(size);
+    this.expectedDropAt = new Float64Array(size);
+    this.#domainBytes = Buffer.allocUnsafe(Math.max(64, domainBytesHint));
+    this.#domainStart = new Float64Array(size + 1);
+  }
+
+  /** Columns of a few rows (e.g. a day's new drops to match saved filters against), in the given order. */
+  static fromRows(rows: readonly FeedColumnRow[]): FeedColumns {
+    const columns = new FeedColumns(rows.length);
+    for (let i = 0; i < rows.length; i++) columns.set(i, rows[i]!);
+    return columns;
+  }
+
+  /** Writes row `i`; rows must be written in order 0, 1, 2, … */
+  set(i: number, row: FeedColumnRow): void {
+    const status = STATUS_CODES.indexOf(row.status);
+    this.status[i] = status === -1 ? 255 : status;
+    this.tld[i] = this.tldCode(row.tld, true);
+    this.droppedAt[i] = row.dropped_at ?? Number.NaN;
+    this.firstArchivedAt[i] = row.first_archived_at ?? Number.NaN;
+    this.altTldCount[i] = row.alt_tld_count ?? NO_VALUE;
+    this.da[i] = row.da ?? NO_VALUE;
+    this.tf[i] = row.tf ?? NO_VALUE;
+    this.length[i] = row.length;
+    this.hasHyphen[i] = row.has_hyphen;
+    this.hasDigit[i] = row.has_digit;
+    this.expectedDropAt[i] = row.expected_drop_at ?? Number.NaN;
+    this.#appendDomain(i, row.domain);
+  }
+
+  /** The code of a TLD; -1 when no row has it (and `add` is false). */
+  tldCode(tld: string, add = false): number {
+    let code = this.#tldCodes.get(tld);
+    if (code === undefined) {
+      if (!add) return -1;
+      code = this.tlds.length;
+      this.tlds.push(tld);
+      this.#tldCodes.set(tld, code);
+    }
+    return code;
+  }
+
+  domain(i: number): string {
+    return this.#domainBytes.toString('latin1', this.#domainStart[i], this.#domainStart[i + 1]);
+  }
+
+  /** Whether row i's label (the domain up to its first dot) contains `needle` (ASCII bytes). */
+  labelContains(i: number, needle: Uint8Array): boolean {
+    const bytes = this.#domainBytes;
+    const start = this.#domainStart[i]!;
+    let end = start;
+    while (end < this.#domainStart[i + 1]! && bytes[end] !== 0x2e) end++;
+    const last = end - needle.length;
+    outer: for (let at = start; at <= last; at++) {
+      for (let k = 0; k < needle.length; k++) if (bytes[at + k] !== needle[k]) continue outer;
+      return true;
+    }
+    return false;
+  }
+
+  /** Bytes held, for the operator's information. */
+  get bytes(): number {
+    const arrays = [
+      this.status,
+      this.tld,
+      this.droppedAt,
+      this.firstArchivedAt,
+      this.altTldCount,
+      this.da,
+      this.tf,
+      this.length,
+      this.hasHyphen,
+      this.hasDigit,
+      this.expectedDropAt,
+      this.#domainStart,
+    ];
+    return arrays.reduce((sum, array) => sum + array.byteLength, 0) + this.#domainBytes.byteLength;
+  }
+
+  #appendDomain(i: number, domain: string): void {
+    // Feed domains are ASCII (A-labels), one byte per character.
+    if (this.#domainEnd + domain.length > this.#domainBytes.length) {
+      const grown = Buffer.allocUnsafe(Math.max(this.#domainBytes.length * 2, this.#domainEnd + domain.length));
+      this.#domainBytes.copy(grown, 0, 0, this.#domainEnd);
+      this.#domainBytes = grown;
+    }
+    this.#domainStart[i] = this.#domainEnd;
+    this.#domainEnd += this.#domainBytes.write(domain, this.#domainEnd, 'latin1');
+    this.#domainStart[i + 1] = this.#domainEnd;
+  }
+}

@@ -1,0 +1,143 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { databaseTargets } from '@repo/server-kit/testing';
+import fc from 'fast-check';
+import { FeedIndex } from '../src/feed/feed-index.ts';
+import { FEED_SORTS, FEED_STATUSES, type FeedFilters, type FeedPage } from '../src/feed/filters.ts';
+import { feedRow } from './feed-helpers.ts';
+import { createTestApp, type TestApp } from './helpers.ts';
+
+const NOW = Date.parse('2026-03-10T12:00:00Z');
+const DAY = 86_400_000;
+const YEAR = 365.2425 * DAY;
+const TLDS = ['com', 'net', 'org'];
+const STATUSES = ['dropped', 'pending-delete', 'redemption', 'left-zone', 'returned'];
+
+// Few distinct values, so sorts have many ties (broken by domain) and bounds hit values exactly.
+const nullable = <T>(arbitrary: fc.Arbitrary<T>) => fc.option(arbitrary, { nil: null, freq: 4 });
+const dayOffset = fc.integer({ min: 0, max: 12 }).map((days) => NOW - days * DAY);
+const rowArbitrary = fc.record({
+  label: fc.stringMatching(/^[a-c][a-c0-9-]{0,3}[a-c]$/),
+  tld: fc.constantFrom(...TLDS),
+  status: fc.constantFrom(...STATUSES),
+  dropped_at: nullable(dayOffset),
+  first_archived_at: nullable(fc.integer({ min: 0, max: 8 }).map((years) => Math.floor(NOW - years * YEAR))),
+  da: nullable(fc.integer({ min: 0, max: 5 }).map((n) => n * 20)),
+  tf: nullable(fc.integer({ min: 0, max: 4 }).map((n) => n * 25)),
+  alt_tld_count: nullable(fc.integer({ min: 0, max: 3 })),
+  expected_drop_at: nullable(dayOffset.map((time) => time + 6 * DAY)),
+});
+
+const filtersArbitrary: fc.Arbitrary<FeedFilters> = fc
+  .record({
+    tlds: fc.option(fc.uniqueArray(fc.constantFrom(...TLDS, 'info'), { minLength: 1, maxLength: 3 }), { nil: null }),
+    minYears: fc.option(fc.integer({ min: 0, max: 9 }), { nil: null }),
+    minDa: fc.option(fc.integer({ min: 0, max: 100 }), { nil: null }),
+    minTf: fc.option(fc.integer({ min: 0, max: 100 }), { nil: null }),
+    droppedAfter: fc.option(dayOffset, { nil: null }),
+    droppedBefore: fc.option(dayOffset, { nil: null }),
+    status: fc.constantFrom(...FEED_STATUSES),
+    maxLength: fc.option(fc.integer({ min: 1, max: 6 }), { nil: null }),
+    hyphens: fc.constantFrom(false as const, null),
+    digits: fc.constantFrom(false as const, null),
+    contains: fc.option(fc.stringMatching(/^[a-c0-9-]{1,2}$/), { nil: null, freq: 3 }),
+    minAltTlds: fc.option(fc.integer({ min: 0, max: 4 }), { nil: null }),
+    dropsAfter: fc.option(
+      dayOffset.map((time) => time + 6 * DAY),
+      { nil: null },
+    ),
+    dropsBefore: fc.option(
+      dayOffset.map((time) => time + 6 * DAY),
+      { nil: null },
+    ),
+  })
+  .filter((f) => f.droppedAfter === null || f.droppedBefore === null || f.droppedAfter < f.droppedBefore);
+
+const pageArbitrary: fc.Arbitrary<FeedPage> = fc.record({
+  sort: fc.constantFrom(...FEED_SORTS),
+  limit: fc.integer({ min: 1, max: 100 }),
+  offset: fc.integer({ min: 0, max: 400 }),
+});
+
+for (const target of databaseTargets()) {
+  describe(`in-memory feed index answers exactly as SQL (${target.name})`, { skip: target.skip }, () => {
+    let t: TestApp;
+    let index: FeedIndex;
+
+    before(async () => {
+      t = await createTestApp({ target });
+      const rows = fc.sample(rowArbitrary, { numRuns: 900, seed: 13 });
+      const seen = new Set<string>();
+      const values = rows.flatMap((row) => {
+        const domain = `${row.label}.${row.tld}`;
+        if (seen.has(domain)) return [];
+        seen.add(domain);
+        const { label: _label, ...columns } = row;
+        return [feedRow(domain, columns)];
+      });
+      for (let i = 0; i < values.length; i += 200) {
+        await t.app.ctx.database.db
+          .insertInto('feed_domains')
+          .values(values.slice(i, i + 200))
+          .execute();
+      }
+      index = await FeedIndex.load(t.app.ctx.database.db, 0);
+      assert.equal(index.columns.size, values.length);
+    });
+    after(async () => t.close());
+
+    test('pages and totals of random filter and sort combinations', async () => {
+      await fc.assert(
+        fc.asyncProperty(filtersArbitrary, pageArbitrary, async (filters, page) => {
+          const sql = await t.app.ctx.feed.list(filters, page);
+          const memory = index.page(filters, page, NOW);
+          assert.equal(memory.total, sql.total);
+          assert.deepEqual(
+            memory.domains,
+            sql.records.map((record) => record.domain),
+          );
+          assert.equal(index.count(filters, NOW), sql.total);
+        }),
+        { numRuns: 300, seed: 42 },
+      );
+    });
+
+    test('the service answers from the index once it is built, and drops it when the feed changes', async () => {
+      const service = (await createTestApp({ target, env: { FEED_INDEX: 'memory' } })).app;
+      try {
+        const filters: FeedFilters = {
+          tlds: null,
+          minYears: null,
+          minDa: null,
+          minTf: null,
+          droppedAfter: null,
+          droppedBefore: null,
+          status: 'any',
+          maxLength: null,
+          hyphens: null,
+          digits: null,
+          contains: null,
+          minAltTlds: null,
+          dropsAfter: null,
+          dropsBefore: null,
+        };
+        const page: FeedPage = { sort: 'dropped_at', limit: 5, offset: 0 };
+        assert.ok(await service.ctx.feed.index());
+        const before = await service.ctx.feed.list(filters, page);
+        assert.equal(before.total, 0, 'a fresh database: the index is empty');
+        await service.ctx.database.db.insertInto('feed_domains').values(feedRow('fresh.com')).execute();
+        await service.ctx.feed.invalidate();
+        const index = await service.ctx.feed.index();
+        assert.equal(index?.columns.size, 1, 'rebuilt for the new feed version');
+        const after = await service.ctx.feed.list(filters, page);
+        assert.deepEqual(
+          after.records.map((record) => record.domain),
+          ['fresh.com'],
+        );
+        assert.equal(after.total, 1);
+      } finally {
+        await service.close();
+      }
+    });
+  });
+}
