@@ -1,7 +1,12 @@
 import { utcDate } from '@repo/server-kit';
 import type { ZoneChurn, ZoneChurnOptions } from '@repo/upstream-sim';
-import type { AppContext } from '../src/context.ts';
-import { type DailyReport, type HourlyReport, runDailyPipeline, runHourlyPipeline } from '../src/jobs/pipeline.ts';
+import {
+  type DailyReport,
+  type HourlyReport,
+  type JobServices,
+  runDailyPipeline,
+  runHourlyPipeline,
+} from '../src/jobs/pipeline.ts';
 import { type JobProgress, silentProgress } from '../src/jobs/progress.ts';
 
 /**
@@ -32,7 +37,7 @@ export interface DemoDay {
  * settings must point at the simulator, and `churn.seed()` must have run.
  */
 export async function runDemoPipeline(
-  ctx: AppContext,
+  ctx: JobServices,
   churn: ZoneChurn,
   options: { days?: number; progress?: JobProgress } = {},
 ): Promise<DemoDay[]> {

@@ -1,8 +1,7 @@
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { AppContext } from '../context.ts';
 import type { JobLogger } from './in-process-scheduler.ts';
-import { type JobName, recoverInterruptedJobs, runJob } from './pipeline.ts';
+import { type JobName, type JobServices, recoverInterruptedJobs, runJob } from './pipeline.ts';
 import { RECOVERY_SCHEDULE, SCHEDULES } from './schedules.ts';
 
 export const PIPELINE_QUEUE = 'domain-intel-pipeline';
@@ -13,7 +12,7 @@ export const PIPELINE_QUEUE = 'domain-intel-pipeline';
  * from the queue. The jobs still take the database lease, so a CLI run never overlaps one.
  */
 export async function startBullmqWorker(
-  ctx: AppContext,
+  ctx: JobServices,
   log: JobLogger,
   options: { prefix?: string } = {},
 ): Promise<{ close(): Promise<void> }> {
@@ -64,7 +63,7 @@ export async function startBullmqWorker(
 }
 
 /** Queues one run of a job now (the worker picks it up); used by tests and operators. */
-export async function enqueueJob(ctx: AppContext, name: JobName, options: { prefix?: string } = {}): Promise<void> {
+export async function enqueueJob(ctx: JobServices, name: JobName, options: { prefix?: string } = {}): Promise<void> {
   const connection = new Redis(ctx.config.REDIS_URL!, { maxRetriesPerRequest: null });
   const queue = new Queue(PIPELINE_QUEUE, {
     connection,

@@ -1,6 +1,5 @@
 import { Cron } from 'croner';
-import type { AppContext } from '../context.ts';
-import { type JobName, recoverInterruptedJobs, runJob } from './pipeline.ts';
+import { type JobName, type JobServices, recoverInterruptedJobs, runJob } from './pipeline.ts';
 import { RECOVERY_SCHEDULE, SCHEDULES } from './schedules.ts';
 
 export interface JobLogger {
@@ -18,7 +17,7 @@ export interface InProcessScheduler {
   stop(): void;
 }
 
-export function startInProcessScheduler(ctx: AppContext, log: JobLogger): InProcessScheduler {
+export function startInProcessScheduler(ctx: JobServices, log: JobLogger): InProcessScheduler {
   const fire = (name: JobName) => async () => {
     try {
       const outcome = name === 'daily' ? await runJob(ctx, 'daily') : await runJob(ctx, 'hourly');

@@ -12,6 +12,12 @@ const HOURLY_RDAP_BUDGET_MS = 45 * MINUTE;
 
 export type JobName = 'daily' | 'hourly';
 
+/** What the jobs use of the application: the services they drive, nothing of the HTTP side. */
+export type JobServices = Pick<
+  AppContext,
+  'config' | 'clock' | 'zones' | 'snapshots' | 'lifecycle' | 'enrichment' | 'zoneIndex' | 'feed' | 'jobLeases'
+>;
+
 export interface TldDayReport {
   tld: string;
   snapshot: 'imported' | 'already_imported' | 'failed';
@@ -39,7 +45,7 @@ export interface HourlyReport {
  * the lifecycle untouched; the others go on. Re-running a finished day changes nothing.
  */
 export async function runDailyPipeline(
-  ctx: AppContext,
+  ctx: JobServices,
   options: { date?: string; progress?: JobProgress } = {},
 ): Promise<DailyReport> {
   const progress = options.progress ?? silentProgress;
@@ -76,7 +82,7 @@ export async function runDailyPipeline(
 
 /** The hourly job: RDAP re-checks of due candidates (drop-first), then enrichment. */
 export async function runHourlyPipeline(
-  ctx: AppContext,
+  ctx: JobServices,
   options: { progress?: JobProgress } = {},
 ): Promise<HourlyReport> {
   const progress = options.progress ?? silentProgress;
@@ -98,17 +104,17 @@ export async function runHourlyPipeline(
 
 /** Runs a job under its database lease: the one entry point of the scheduler, the worker and the CLI. */
 export function runJob(
-  ctx: AppContext,
+  ctx: JobServices,
   name: 'daily',
   options?: { date?: string; progress?: JobProgress },
 ): Promise<LeasedOutcome<DailyReport>>;
 export function runJob(
-  ctx: AppContext,
+  ctx: JobServices,
   name: 'hourly',
   options?: { progress?: JobProgress },
 ): Promise<LeasedOutcome<HourlyReport>>;
 export function runJob(
-  ctx: AppContext,
+  ctx: JobServices,
   name: JobName,
   options: { date?: string; progress?: JobProgress } = {},
 ): Promise<LeasedOutcome<DailyReport | HourlyReport>> {
@@ -126,7 +132,7 @@ const LEASES: Record<JobName, string> = { daily: 'pipeline:daily', hourly: 'pipe
  * idempotent and resume where the dead run stopped. The schedulers call this every minute,
  * so an interrupted job runs again within about a minute of its lease lapsing.
  */
-export async function recoverInterruptedJobs(ctx: AppContext): Promise<JobName[]> {
+export async function recoverInterruptedJobs(ctx: JobServices): Promise<JobName[]> {
   const names = Object.keys(LEASES) as JobName[];
   const lapsed = new Set(await ctx.jobLeases.lapsed(names.map((name) => LEASES[name])));
   const rerun: JobName[] = [];
