@@ -3,6 +3,7 @@ import { createFastify, healthRoutes, installErrorHandling, metricsPlugin } from
 import type { FastifyInstance } from 'fastify';
 import { renderApiError } from './api/envelope.ts';
 import type { Config } from './config.ts';
+import { refuseControlCharacters } from './http/control-characters.ts';
 import { type AppContext, type ContextOverrides, createContext } from './context.ts';
 import { apiRoutes } from './routes/api-routes.ts';
 import { iconRoutes } from './routes/icon-routes.ts';
@@ -29,12 +30,20 @@ export interface BuildOptions extends ContextOverrides {
 
 /** Builds the social platform: Application API, media, web pages. No side effects beyond its database. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
-  const app = createFastify({ logLevel: config.LOG_LEVEL, trustProxy: config.TRUST_PROXY, logger: options.logger });
+  const app = createFastify({
+    logLevel: config.LOG_LEVEL,
+    trustProxy: config.TRUST_PROXY,
+    logger: options.logger,
+    requestTimeoutMs: config.REQUEST_TIMEOUT_SECONDS * 1000,
+    renderClientError: renderApiError,
+  });
   const ctx = options.context ?? (await createContext(config, options));
   app.decorate('platform', ctx);
   if (!options.context) app.addHook('onClose', async () => ctx.close());
 
-  installErrorHandling(app, (error) => renderApiError(error));
+  // The web pages answer unknown addresses: an HTML page for people, the envelope for API paths.
+  installErrorHandling(app, (error) => renderApiError(error), { notFound: false });
+  refuseControlCharacters(app);
   await app.register(swagger, {
     // The document describes the Application API (its routes are tagged); web pages stay out.
     hideUntagged: true,

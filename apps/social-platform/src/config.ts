@@ -51,10 +51,22 @@ export const envSchema = baseEnvSchema.extend({
    * 80 MB while its seven sizes are made, so this bounds memory under a burst of uploads.
    */
   IMAGE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(Math.max(1, availableParallelism())),
-  /** api.php calls allowed per token per window. */
+  /** api.php calls allowed per app and user per window (all of that user's tokens for the app together). */
   API_RATE_LIMIT: z.coerce.number().int().min(1).default(600),
   /** Length of the api.php rate-limit window, in seconds. */
   API_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+  /**
+   * Time a client has to send a whole request, upload included; a stalled body is answered
+   * 408 `request_timeout` then. Allow for the slowest uploads you accept (20 MB at 100 KB/s: 200 s).
+   */
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
+  /**
+   * Successful token.php exchanges allowed per app per window. Every exchange of an app comes
+   * from its own server, so this is per app, not per address; keys that fail are not counted.
+   */
+  TOKEN_EXCHANGE_LIMIT: z.coerce.number().int().min(1).default(10_000),
+  /** Length of the token.php window, in seconds. */
+  TOKEN_EXCHANGE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
   /** Seed the demo users, data and sample app at start (npm start). */
   DEMO: envFlag,
 });

@@ -96,16 +96,20 @@ for (const target of databaseTargets()) {
         assert.equal(response.json().output.error.code, 'key_expired');
       }));
 
-    it('keeps one live token per app and user, and expires tokens after TOKEN_TTL_SECONDS', () =>
+    it('gives one token per exchange: two devices keep two tokens; a replay revokes only its own', () =>
       withApp(target, async (t) => {
         const { user, application } = await appAndUser(t);
-        const first = (await exchange(t, await t.ctx.appAuth.issueAppKey(application.id, user.id))).json().token;
-        const second = (await exchange(t, await t.ctx.appAuth.issueAppKey(application.id, user.id))).json().token;
-        assert.notEqual(first, second);
-        assert.equal((await t.call({ token: first, method: 'user.getUser' })).body.output.error.code, 'token_revoked');
-        assert.equal((await t.call({ token: second, method: 'user.getUser' })).status, 200);
+        const phoneKey = await t.ctx.appAuth.issueAppKey(application.id, user.id);
+        const phone = (await exchange(t, phoneKey)).json().token;
+        const laptop = (await exchange(t, await t.ctx.appAuth.issueAppKey(application.id, user.id))).json().token;
+        assert.notEqual(phone, laptop);
+        assert.equal((await t.call({ token: phone, method: 'user.getUser' })).status, 200);
+        assert.equal((await t.call({ token: laptop, method: 'user.getUser' })).status, 200);
+        assert.equal((await exchange(t, phoneKey)).json().output.error.code, 'key_already_used');
+        assert.equal((await t.call({ token: phone, method: 'user.getUser' })).body.output.error.code, 'token_revoked');
+        assert.equal((await t.call({ token: laptop, method: 'user.getUser' })).status, 200, 'the other device keeps working');
         t.clock.advance(3_600_000);
-        const expired = await t.call({ token: second, method: 'user.getUser' });
+        const expired = await t.call({ token: laptop, method: 'user.getUser' });
         assert.equal(expired.status, 401);
         assert.equal(expired.body.output.error.code, 'token_expired');
       }));
@@ -154,7 +158,7 @@ for (const target of databaseTargets()) {
 const [sqliteTarget] = databaseTargets();
 for (const redis of [false, true]) {
   const skip = redis ? redisTarget().skip : false;
-  describe(`per-token rate limit (${redis ? 'Redis' : 'in memory'})`, { skip }, () => {
+  describe(`per app and user rate limit (${redis ? 'Redis' : 'in memory'})`, { skip }, () => {
     it('answers 429 with Retry-After in the header and the envelope', async () => {
       const t = await createTestApp({
         target: sqliteTarget!,
@@ -172,7 +176,9 @@ for (const redis of [false, true]) {
         assert.equal(limited.json().output.error.code, 'rate_limited');
         assert.ok(Number(limited.headers['retry-after']) > 0);
         assert.equal(limited.json().output.error.retry_after, Number(limited.headers['retry-after']));
-        // Another token has its own budget.
+        // A fresh token of the same app and user shares the budget; another user has their own.
+        const again = await t.tokenFor(user.id);
+        assert.equal((await t.call({ token: again, method: 'mail.getNewCount' })).status, 429);
         const other = await t.tokenFor((await t.user('calm')).id);
         assert.equal((await t.call({ token: other, method: 'mail.getNewCount' })).status, 200);
       } finally {
@@ -181,6 +187,35 @@ for (const redis of [false, true]) {
     });
   });
 }
+
+describe('token.php limit per app', () => {
+  it('counts usable keys per app; unknown keys never use up a valid key\'s budget', async () => {
+    const t = await createTestApp({
+      target: sqliteTarget!,
+      env: { TOKEN_EXCHANGE_LIMIT: '2', TOKEN_EXCHANGE_WINDOW_SECONDS: '60' },
+    });
+    try {
+      const { user, application } = await appAndUser(t);
+      // A flood of failures from the same address first.
+      for (let attempt = 0; attempt < 20; attempt++) {
+        assert.equal((await exchange(t, `spk_${String(attempt).padStart(43, 'x')}`)).statusCode, 401);
+      }
+      for (let device = 0; device < 2; device++) {
+        const key = await t.ctx.appAuth.issueAppKey(application.id, user.id);
+        assert.equal((await exchange(t, key)).statusCode, 200);
+      }
+      const third = await exchange(t, await t.ctx.appAuth.issueAppKey(application.id, user.id));
+      assert.equal(third.statusCode, 429);
+      assert.equal(third.json().output.error.code, 'rate_limited');
+      assert.ok(Number(third.headers['retry-after']) > 0);
+      // Another app has its own budget.
+      const other = await t.ctx.apps.create({ name: 'Other', canvasUrl: 'https://other.test/', ownerId: user.id });
+      assert.equal((await exchange(t, await t.ctx.appAuth.issueAppKey(other.id, user.id))).statusCode, 200);
+    } finally {
+      await t.close();
+    }
+  });
+});
 
 describe('expired key and token purge', () => {
   it('deletes keys and tokens a day after they expired, and nothing younger', async () => {

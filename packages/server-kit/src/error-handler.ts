@@ -63,7 +63,14 @@ function describeValidation(error: FastifyError & { validationContext?: string }
  * Installs one error path for a service: known errors are rendered with their code,
  * everything else becomes a 500 whose details go to the log only.
  */
-export function installErrorHandling(app: FastifyInstance, render: ErrorRenderer): void {
+export function installErrorHandling(
+  app: FastifyInstance,
+  render: ErrorRenderer,
+  options: {
+    /** false: a plugin of the service answers unknown addresses itself (the platform's HTML 404 page). */
+    notFound?: boolean;
+  } = {},
+): void {
   app.setErrorHandler((error, request, reply) => {
     const publicError = toPublicError(error);
     if (publicError.status >= 500 && !isAppError(error)) {
@@ -84,6 +91,17 @@ export function installErrorHandling(app: FastifyInstance, render: ErrorRenderer
     reply.status(publicError.status).send(render(publicError, request, reply));
   });
 
+  if (options.notFound !== false) installNotFound(app, render);
+
+  // onSend sees every response, even those failing before routing; callback style, because an
+  // async hook would cost a promise on every response.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    reply.header('X-Request-Id', request.id);
+    done(null, payload);
+  });
+}
+
+function installNotFound(app: FastifyInstance, render: ErrorRenderer): void {
   app.setNotFoundHandler((request, reply) => {
     const publicError = {
       status: 404,
@@ -91,13 +109,6 @@ export function installErrorHandling(app: FastifyInstance, render: ErrorRenderer
       message: `No route ${request.method} ${request.url.split('?')[0]}.`,
     };
     reply.status(404).send(render(publicError, request, reply));
-  });
-
-  // onSend sees every response, even those failing before routing; callback style, because an
-  // async hook would cost a promise on every response.
-  app.addHook('onSend', (request, reply, payload, done) => {
-    reply.header('X-Request-Id', request.id);
-    done(null, payload);
   });
 }
 

@@ -1,5 +1,8 @@
 import closeWithGrace from 'close-with-grace';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import type { PublicError } from './error-handler.ts';
 import { loggerOptions } from './logger.ts';
 import { genReqId } from './request-id.ts';
 
@@ -11,6 +14,52 @@ export interface ServerOptions {
   logger?: boolean;
   /** Where log lines go (default stdout); tests read them to check what is logged. */
   logStream?: NodeJS.WritableStream;
+  /**
+   * Time a client has to send a whole request, body included (0: no limit). A body that
+   * stalls is answered 408 `request_timeout` when it runs out, instead of holding a socket.
+   */
+  requestTimeoutMs?: number;
+  /**
+   * Renders the errors Node answers before any route runs (a stalled body, headers over
+   * 16 KB, a malformed request line) into the service's own JSON body.
+   */
+  renderClientError?: (error: PublicError) => unknown;
+}
+
+/** Node's own client errors, by its error code: what the caller is told. */
+const CLIENT_ERRORS: Record<string, PublicError> = {
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    status: 408,
+    code: 'request_timeout',
+    message: 'The request was not received in time; send the whole body without pausing.',
+  },
+  HPE_HEADER_OVERFLOW: {
+    status: 431,
+    code: 'request_too_large',
+    message: 'The request line and headers are larger than 16 KB; send long values in a POST body.',
+  },
+};
+const MALFORMED_REQUEST: PublicError = { status: 400, code: 'invalid_request', message: 'The request is malformed.' };
+
+/**
+ * Answers a client error on the raw socket, as Fastify's default handler does, but with the
+ * service's body, so callers get the same JSON shape as for every other error.
+ */
+function clientErrorHandler(render: (error: PublicError) => unknown) {
+  return function handle(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket): void {
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const publicError = CLIENT_ERRORS[error.code ?? ''] ?? MALFORMED_REQUEST;
+    this.log.info({ code: publicError.code, status: publicError.status }, 'client error');
+    if (socket.writable) {
+      const body = JSON.stringify(render(publicError));
+      socket.write(
+        `HTTP/1.1 ${publicError.status} ${STATUS_CODES[publicError.status]}\r\n` +
+          `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+          `Cache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+      );
+    }
+    socket.destroy(error);
+  };
 }
 
 /** Fastify options both services start from. */
@@ -26,6 +75,18 @@ export function fastifyOptions(options: ServerOptions): FastifyServerOptions {
     trustProxy: options.trustProxy as boolean | string[],
     bodyLimit: options.bodyLimit ?? 1_048_576,
     routerOptions: { maxParamLength: 512, ignoreTrailingSlash: true },
+    ...(options.requestTimeoutMs
+      ? {
+          requestTimeout: options.requestTimeoutMs,
+          http: {
+            // Node looks for timed-out requests at this interval (30 s by default) …
+            connectionsCheckingInterval: Math.min(30_000, Math.max(100, options.requestTimeoutMs / 4)),
+            // … and gives a request its 60 s header time before the request timeout applies at all.
+            headersTimeout: Math.min(60_000, options.requestTimeoutMs),
+          },
+        }
+      : {}),
+    ...(options.renderClientError ? { clientErrorHandler: clientErrorHandler(options.renderClientError) } : {}),
     ajv: {
       customOptions: {
         coerceTypes: 'array',

@@ -9,7 +9,7 @@ export const ERROR_CODES: Array<[code: string, status: number, meaning: string]>
   ['missing_token', 401, 'api.php was called without token.'],
   ['invalid_token', 401, 'The token is malformed or unknown.'],
   ['token_expired', 401, 'The token is older than TOKEN_TTL_SECONDS.'],
-  ['token_revoked', 401, 'The token was replaced by a newer one, or its key was replayed.'],
+  ['token_revoked', 401, 'The key of this token was replayed, the user removed the app, or the app was deleted.'],
   ['app_disabled', 403, 'The application has been disabled.'],
   ['missing_method', 400, 'method is missing.'],
   ['invalid_method', 400, 'method is not of the form module.name.'],
@@ -19,13 +19,21 @@ export const ERROR_CODES: Array<[code: string, status: number, meaning: string]>
   ['invalid_parameter', 400, 'A parameter is malformed (page=0, user_id=abc …); output.error.parameter names it.'],
   ['user_not_found', 404, 'user_id or friend_user_id names no user.'],
   ['permission_denied', 403, "Private data of another user, or a friends list its owner doesn't share with you."],
-  ['rate_limited', 429, 'Too many calls for this token; output.error.retry_after and Retry-After say when to retry.'],
+  [
+    'rate_limited',
+    429,
+    'Too many calls for this app and user, or key exchanges for this app; output.error.retry_after and Retry-After say when to retry.',
+  ],
+  ['invalid_characters', 400, 'A parameter, field or file name holds a control character (NUL …).'],
+  ['request_timeout', 408, 'The request body did not arrive within REQUEST_TIMEOUT_SECONDS.'],
+  ['request_too_large', 431, 'The URL and headers are over 16 KB; send long values in a POST body.'],
+  ['not_found', 404, 'No such script or file.'],
   ['payload_too_large', 413, 'The upload is larger than UPLOAD_MAX_BYTES.'],
   ['image_too_large', 413, 'The image has more pixels than UPLOAD_MAX_PIXELS.'],
   ['empty_file', 400, 'The uploaded file is empty.'],
   ['unsupported_image_type', 415, 'The file is not a JPEG, PNG, WebP, GIF or AVIF image (judged by content).'],
   ['invalid_image', 422, 'The image is damaged or truncated.'],
-  ['unexpected_file', 400, 'A file was sent in a field other than photo.'],
+  ['unexpected_file', 400, 'A file was sent in a field other than photo, or two files in one upload.'],
   ['invalid_body', 400, 'The form or multipart body is malformed.'],
 ];
 
@@ -143,8 +151,9 @@ export const tokenRouteSchema = {
   summary: 'Trade a one-time key for a token',
   description:
     'The platform opens an app with `?key=…` in its canvas URL. The app trades the key, once, for a token valid for ' +
-    'TOKEN_TTL_SECONDS; a newer token replaces the older one of the same app and user. A replayed key is refused ' +
-    'and revokes the token it gave.',
+    'TOKEN_TTL_SECONDS (not renewed by use; when it ends, ask the user to open the app again). Each exchange gives ' +
+    'its own token, so a user on two devices has two. A replayed key is refused and revokes only the token it gave. ' +
+    'Limited to TOKEN_EXCHANGE_LIMIT successful exchanges per app per window; failed keys are not counted.',
   tags: ['Application API'],
   querystring: {
     type: 'object',

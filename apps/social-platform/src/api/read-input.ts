@@ -1,5 +1,6 @@
 import { AppError, isAppError } from '@repo/server-kit';
 import type { FastifyRequest } from 'fastify';
+import { refuseControlCharactersInField } from '../http/control-characters.ts';
 import type { UploadedFile } from './params.ts';
 
 export interface ApiInput {
@@ -11,8 +12,8 @@ export interface ApiInput {
 /** Multipart headers and small fields around the file. */
 const MULTIPART_OVERHEAD = 64 * 1024;
 
-/** The file fields api.php accepts (photo.addPhoto's `photo`). */
-const FILE_FIELDS = new Set(['photo']);
+/** The file fields api.php accepts (photo.addPhoto's `photo`): a part named so is a file, with or without a file name. */
+export const FILE_FIELDS = new Set(['photo']);
 
 /**
  * Collects an api.php call's parameters from the query and a form or multipart body.
@@ -42,8 +43,12 @@ export async function readApiInput(request: FastifyRequest, maxBytes: number): P
             `Unexpected file field ${part.fieldname}; send one file as photo.`,
           );
         }
-        files[part.fieldname] = { data: await part.toBuffer(), filename: part.filename, mimetype: part.mimetype };
+        // A part may come without a file name (curl -F 'photo=@-;filename='); the name is then photo_name's alone.
+        const filename = part.filename ?? '';
+        refuseControlCharactersInField(`${part.fieldname} file name`, filename, 'parameter');
+        files[part.fieldname] = { data: await part.toBuffer(), filename, mimetype: part.mimetype };
       } else {
+        if (typeof part.value === 'string') refuseControlCharactersInField(part.fieldname, part.value, 'parameter');
         fields[part.fieldname] =
           fields[part.fieldname] === undefined ? part.value : [fields[part.fieldname], part.value];
       }

@@ -91,9 +91,26 @@ export class AppAuthService {
   }
 
   /**
-   * Trades a one-time key for a token. Consuming the key, revoking the app and user's
-   * previous token and creating the new one are one transaction, so of any number of
-   * concurrent calls exactly one succeeds. A replayed key revokes the token it produced.
+   * The APP ID of a key that can still be exchanged, or undefined: token.php counts only
+   * these against the app's limit, so unknown, used or expired keys never use it up.
+   */
+  async appOfUsableKey(rawKey: string): Promise<number | undefined> {
+    if (!KEY_FORMAT.test(rawKey)) return undefined;
+    const row = await this.db
+      .selectFrom('app_keys')
+      .select('app_id')
+      .where('key_hash', '=', hashSecret(rawKey))
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', this.clock.now())
+      .executeTakeFirst();
+    return row?.app_id;
+  }
+
+  /**
+   * Trades a one-time key for a token: one token per exchange, so a user who opens the app
+   * on two devices has two working tokens. Consuming the key and creating the token are one
+   * transaction, so of any number of concurrent calls with one key exactly one succeeds.
+   * A replayed key revokes the token that key produced, and no other.
    */
   async exchangeKey(rawKey: string | undefined): Promise<IssuedToken> {
     if (rawKey === undefined || rawKey === '') {
@@ -123,13 +140,6 @@ export class AppAuthService {
         .executeTakeFirst();
       if (!app) throw appNotFound(consumed.app_id);
       if (app.status !== 'active') throw appDisabled(consumed.app_id);
-      await trx
-        .updateTable('api_tokens')
-        .set({ revoked_at: now })
-        .where('app_id', '=', consumed.app_id)
-        .where('user_id', '=', consumed.user_id)
-        .where('revoked_at', 'is', null)
-        .execute();
       await trx
         .insertInto('api_tokens')
         .values({

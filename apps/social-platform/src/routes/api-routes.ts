@@ -1,15 +1,14 @@
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
-import rateLimit from '@fastify/rate-limit';
 import { AppError } from '@repo/server-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { envelope, listPaging, SINGLE_VALUE } from '../api/envelope.ts';
 import { apiPostSchema, apiRouteSchema, tokenRouteSchema } from '../api/openapi.ts';
 import { parseParams } from '../api/params.ts';
-import { readApiInput } from '../api/read-input.ts';
+import { FILE_FIELDS, readApiInput } from '../api/read-input.ts';
 import type { ApiCaller } from '../auth/app-auth-service.ts';
 import type { PageResult } from '../db/paging.ts';
-import { createRateLimitCheck } from '../http/per-token-rate-limit.ts';
+import { createRateLimit } from '../http/rate-limit.ts';
 import { createMethodRegistry } from '../methods/index.ts';
 
 declare module 'fastify' {
@@ -18,9 +17,6 @@ declare module 'fastify' {
     apiCaller: ApiCaller | undefined;
   }
 }
-
-/** token.php attempts allowed per client IP per minute (keys are unguessable; this only blunts floods). */
-const TOKEN_ATTEMPTS_PER_MINUTE = 60;
 
 /**
  * The response headers OWASP's REST Security Cheat Sheet lists for JSON APIs. Answers carry
@@ -54,25 +50,37 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
   });
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   await app.register(multipart, {
-    limits: { fileSize: config.UPLOAD_MAX_BYTES, files: 1, fields: 10, fieldSize: 4096, parts: 12 },
+    // Two files, so that a second one reaches readApiInput and is refused as 400 `unexpected_file`.
+    limits: { fileSize: config.UPLOAD_MAX_BYTES, files: 2, fields: 10, fieldSize: 4096, parts: 12 },
+    isPartAFile: (fieldName, contentType, fileName) =>
+      FILE_FIELDS.has(fieldName) || contentType === 'application/octet-stream' || fileName !== undefined,
   });
-  await app.register(rateLimit, { global: false, ...(redis ? { redis, nameSpace: 'api-rate:' } : {}) });
 
-  const checkTokenRate = createRateLimitCheck(app, {
+  // Per app and user, not per token: opening the app again for a fresh token does not buy more calls.
+  const checkCallRate = createRateLimit({
+    redis,
+    name: 'api-calls',
     max: config.API_RATE_LIMIT,
-    windowMs: config.API_RATE_WINDOW_SECONDS * 1000,
-    key: (request) => `token:${request.apiCaller?.tokenId}`,
+    windowSeconds: config.API_RATE_WINDOW_SECONDS,
+    what: 'calls',
   });
-  const checkKeyAttemptRate = createRateLimitCheck(app, {
-    max: TOKEN_ATTEMPTS_PER_MINUTE,
-    windowMs: 60_000,
-    key: (request) => `ip:${request.ip}`,
+  const checkCaller = async (caller: ApiCaller) => checkCallRate(`app:${caller.appId}:user:${caller.userId}`);
+  // Keys are unguessable (256 bits), so failed exchanges need no limit; only usable keys count, per app.
+  const checkExchangeRate = createRateLimit({
+    redis,
+    name: 'token-exchanges',
+    max: config.TOKEN_EXCHANGE_LIMIT,
+    windowSeconds: config.TOKEN_EXCHANGE_WINDOW_SECONDS,
+    what: 'key exchanges for this app',
   });
 
   const token = async (request: FastifyRequest) => {
-    await checkKeyAttemptRate(request);
     const { key } = request.query as { key?: unknown };
     if (Array.isArray(key)) throw new AppError(400, 'invalid_key', 'Give the key parameter once.');
+    if (typeof key === 'string') {
+      const appId = await appAuth.appOfUsableKey(key);
+      if (appId !== undefined) await checkExchangeRate(`app:${appId}`);
+    }
     const issued = await appAuth.exchangeKey(typeof key === 'string' ? key : undefined);
     return { token: issued.token };
   };
@@ -83,12 +91,12 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
     // With the token in the query, an unauthenticated or rate-limited upload is refused before its body is read.
     if (typeof queryToken === 'string') {
       request.apiCaller = await appAuth.authenticate(queryToken);
-      await checkTokenRate(request);
+      await checkCaller(request.apiCaller);
     }
     const input = await readApiInput(request, config.UPLOAD_MAX_BYTES);
     if (!request.apiCaller) {
       request.apiCaller = await appAuth.authenticate(asSingle(input.fields.token, 'token'));
-      await checkTokenRate(request);
+      await checkCaller(request.apiCaller);
     }
     const method = registry.resolve(asSingle(input.fields.method, 'method'));
     if (method.httpMethod === 'POST' && request.method !== 'POST') {

@@ -1,5 +1,6 @@
 import { toPublicError } from '@repo/server-kit';
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { renderApiError } from '../api/envelope.ts';
 import { renderPage } from './render.ts';
 
 const CSRF_ERRORS = new Set(['FST_CSRF_INVALID_TOKEN', 'FST_CSRF_MISSING_SECRET']);
@@ -38,6 +39,31 @@ export function installWebErrorPages(app: FastifyInstance): void {
         message: publicError.message,
       },
       publicError.status,
+    );
+  });
+}
+
+/** Paths of the Application API, its documents and files: their 404 stays the API's JSON envelope. */
+const API_PATHS = /^\/(api\.php|token\.php|openapi\.json|media\/|icons\/|health|metrics)/;
+
+/**
+ * An unknown address is an HTML "not found" page for a person, and the API's JSON envelope
+ * for an app calling a misspelt script or file.
+ */
+export function installWebNotFoundPage(app: FastifyInstance): void {
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    if (API_PATHS.test(path)) {
+      return reply
+        .status(404)
+        .send(renderApiError({ status: 404, code: 'not_found', message: `No route ${request.method} ${path}.` }));
+    }
+    return renderPage(
+      request,
+      reply,
+      'error.eta',
+      { title: 'Not found', message: 'There is no page at this address. It may have moved, or the link is mistyped.' },
+      404,
     );
   });
 }

@@ -28,9 +28,22 @@ export function textFields<const K extends string>(body: unknown, names: readonl
   return fields;
 }
 
-/** A local path to return to after logging in; anything that could leave the site becomes `/`. */
+const NEXT_BASE = 'http://platform.invalid';
+
+/**
+ * A path on this site to return to after logging in, or `/`. The value is resolved the way
+ * a browser would (which drops tabs and newlines and reads `\` as `/`), and only a result
+ * on the same origin is kept, so `/\t/evil.example` or `/\\evil.example` cannot leave the site.
+ */
 export function safeNextPath(value: unknown): string {
-  if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\'))
+  if (typeof value !== 'string' || !value.startsWith('/') || value.length > 500) return '/';
+  if (/[\u0000-\u001f\u007f\\]/.test(value)) return '/';
+  let url: URL;
+  try {
+    url = new URL(value, NEXT_BASE);
+  } catch {
     return '/';
-  return value.length > 500 ? '/' : value;
+  }
+  if (url.origin !== NEXT_BASE) return '/';
+  return `${url.pathname}${url.search}${url.hash}`;
 }

@@ -8,7 +8,7 @@ import fastifyStatic from '@fastify/static';
 import view from '@fastify/view';
 import { Eta } from 'eta';
 import type { FastifyInstance } from 'fastify';
-import { installWebErrorPages } from './error-pages.ts';
+import { installWebErrorPages, installWebNotFoundPage } from './error-pages.ts';
 import { appPages } from './pages/apps.ts';
 import { authPages } from './pages/auth.ts';
 import { developerPages } from './pages/developer.ts';
@@ -78,6 +78,7 @@ export async function webPlugin(app: FastifyInstance): Promise<void> {
     if (!request.url.startsWith('/assets/')) await loadViewer(request, reply, cookies);
   });
   installWebErrorPages(app);
+  installWebNotFoundPage(app);
 
   await app.register(homePage);
   await app.register(authPages);

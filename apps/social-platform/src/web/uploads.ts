@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { AppError, isAppError } from '@repo/server-kit';
 import type { FastifyError, FastifyRequest } from 'fastify';
+import { refuseControlCharactersInField } from '../http/control-characters.ts';
 
 export interface ReceivedImage {
   stream: Readable;
@@ -24,14 +25,22 @@ export async function receiveImage(
   } catch (error) {
     throw asFormError(error);
   }
-  if (!file || file.fieldname !== fieldName || file.filename === '') {
+  if (!file || file.fieldname !== fieldName || !file.filename) {
     file?.file.resume();
     throw new AppError(400, 'file_missing', 'Choose a photo to upload.');
   }
   const fields: Record<string, string> = {};
-  for (const [name, entry] of Object.entries(file.fields)) {
-    const value = Array.isArray(entry) ? entry[0] : entry;
-    if (value && value.type === 'field' && typeof value.value === 'string') fields[name] = value.value;
+  try {
+    for (const [name, entry] of Object.entries(file.fields)) {
+      const value = Array.isArray(entry) ? entry[0] : entry;
+      if (value && value.type === 'field' && typeof value.value === 'string') {
+        refuseControlCharactersInField(name, value.value, 'parameter');
+        fields[name] = value.value;
+      }
+    }
+  } catch (error) {
+    file.file.resume();
+    throw error;
   }
   return { stream: file.file, fields };
 }
