@@ -3,8 +3,8 @@ import { createFastify, healthRoutes, installErrorHandling, metricsPlugin } from
 import type { FastifyInstance } from 'fastify';
 import { renderApiError } from './api/envelope.ts';
 import type { Config } from './config.ts';
-import { refuseControlCharacters } from './http/control-characters.ts';
 import { type AppContext, type ContextOverrides, createContext } from './context.ts';
+import { refuseControlCharacters } from './http/control-characters.ts';
 import { apiRoutes } from './routes/api-routes.ts';
 import { iconRoutes } from './routes/icon-routes.ts';
 import { mediaRoutes } from './routes/media-routes.ts';

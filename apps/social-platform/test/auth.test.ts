@@ -107,7 +107,11 @@ for (const target of databaseTargets()) {
         assert.equal((await t.call({ token: laptop, method: 'user.getUser' })).status, 200);
         assert.equal((await exchange(t, phoneKey)).json().output.error.code, 'key_already_used');
         assert.equal((await t.call({ token: phone, method: 'user.getUser' })).body.output.error.code, 'token_revoked');
-        assert.equal((await t.call({ token: laptop, method: 'user.getUser' })).status, 200, 'the other device keeps working');
+        assert.equal(
+          (await t.call({ token: laptop, method: 'user.getUser' })).status,
+          200,
+          'the other device keeps working',
+        );
         t.clock.advance(3_600_000);
         const expired = await t.call({ token: laptop, method: 'user.getUser' });
         assert.equal(expired.status, 401);
@@ -189,7 +193,7 @@ for (const redis of [false, true]) {
 }
 
 describe('token.php limit per app', () => {
-  it('counts usable keys per app; unknown keys never use up a valid key\'s budget', async () => {
+  it("counts usable keys per app; unknown keys never use up a valid key's budget", async () => {
     const t = await createTestApp({
       target: sqliteTarget!,
       env: { TOKEN_EXCHANGE_LIMIT: '2', TOKEN_EXCHANGE_WINDOW_SECONDS: '60' },

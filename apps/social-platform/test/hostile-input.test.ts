@@ -15,7 +15,9 @@ function rawExchange(port: number, write: (socket: ReturnType<typeof connect>) =
     socket.on('data', (chunk) => {
       answer += chunk;
     });
-    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? resolve(answer) : reject(error)));
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'ECONNRESET' ? resolve(answer) : reject(error),
+    );
     socket.on('close', () => resolve(answer));
     socket.on('connect', () => write(socket));
   });
@@ -134,7 +136,11 @@ for (const target of databaseTargets()) {
         ['/photos?page=2', '/photos?page=2'],
       ]) {
         await client.get('/login');
-        const response = await client.post('/login', { login: 'nexus', password: 'correct horse battery', next: next! });
+        const response = await client.post('/login', {
+          login: 'nexus',
+          password: 'correct horse battery',
+          next: next!,
+        });
         assert.equal(response.statusCode, 303, `${JSON.stringify(next)}: ${response.body}`);
         assert.equal(response.headers.location, expected, JSON.stringify(next));
         await client.get('/');
@@ -187,7 +193,9 @@ for (const target of databaseTargets()) {
           `POST /api.php?token=${token}&method=photo.addPhoto HTTP/1.1\r\nHost: x\r\n` +
             'Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 1048576\r\n\r\n',
         );
-        socket.write(`--b\r\nContent-Disposition: form-data; name="photo"; filename="a.jpg"\r\n\r\n${'x'.repeat(1024)}`);
+        socket.write(
+          `--b\r\nContent-Disposition: form-data; name="photo"; filename="a.jpg"\r\n\r\n${'x'.repeat(1024)}`,
+        );
       });
       assert.match(stalled, /^HTTP\/1\.1 408 /);
       assert.equal(envelopeOf(stalled).output.error.code, 'request_timeout');

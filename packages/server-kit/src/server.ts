@@ -1,6 +1,6 @@
-import closeWithGrace from 'close-with-grace';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import closeWithGrace from 'close-with-grace';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import type { PublicError } from './error-handler.ts';
 import { loggerOptions } from './logger.ts';

@@ -53,7 +53,9 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
     // Two files, so that a second one reaches readApiInput and is refused as 400 `unexpected_file`.
     limits: { fileSize: config.UPLOAD_MAX_BYTES, files: 2, fields: 10, fieldSize: 4096, parts: 12 },
     isPartAFile: (fieldName, contentType, fileName) =>
-      FILE_FIELDS.has(fieldName) || contentType === 'application/octet-stream' || fileName !== undefined,
+      (fieldName !== undefined && FILE_FIELDS.has(fieldName)) ||
+      contentType === 'application/octet-stream' ||
+      fileName !== undefined,
   });
 
   // Per app and user, not per token: opening the app again for a fresh token does not buy more calls.

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { hasControlCharacter } from '../http/control-characters.ts';
 
 /** A form's messages by field name; `_form` holds what concerns the form as a whole. */
 export type FieldErrors = Record<string, string>;
@@ -37,7 +38,7 @@ const NEXT_BASE = 'http://platform.invalid';
  */
 export function safeNextPath(value: unknown): string {
   if (typeof value !== 'string' || !value.startsWith('/') || value.length > 500) return '/';
-  if (/[\u0000-\u001f\u007f\\]/.test(value)) return '/';
+  if (hasControlCharacter(value) || value.includes('\\')) return '/';
   let url: URL;
   try {
     url = new URL(value, NEXT_BASE);
