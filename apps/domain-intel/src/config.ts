@@ -148,6 +148,8 @@ export const envSchema = baseEnvSchema.extend({
   RDAP_MAX_RETRIES: z.coerce.number().int().min(0).max(5).default(1),
   /** Longest Retry-After waited out, ms; a longer one answers rate_limited at once. */
   RDAP_RETRY_MAX_WAIT_MS: z.coerce.number().int().min(0).max(120_000).default(3_000),
+  /** Longest a 429 pauses requests to a host, ms, whatever its Retry-After says (a day-long one would mute a registry). */
+  RDAP_MAX_COOL_DOWN_MS: z.coerce.number().int().min(0).max(3_600_000).default(300_000),
   /** Circuit breaker per host: failure percentage that opens it … */
   RDAP_BREAKER_ERROR_PERCENT: z.coerce.number().int().min(1).max(100).default(50),
   /** … once at least this many requests fell in its 10 s window … */

@@ -98,6 +98,18 @@ describe('domain normaliser', () => {
     );
   });
 
+  it('IDNA2008: emoji and symbols are invalid, typed as Unicode or as A-labels; real IDNs pass', () => {
+    for (const name of ['😀.com', 'xn--e28h.com', '☃.net', 'xn--ls8h.la', 'i❤.ws']) {
+      assert.equal(codeOf(name), 'invalid_domain', name);
+    }
+    // ZERO WIDTH JOINER outside the contexts RFC 5892 allows it in.
+    assert.equal(codeOf('a\u200db.com'), 'invalid_domain');
+    // Non-transitional UTS #46: ß stays ß (xn--fa-hia), it does not become "ss".
+    assert.equal(normalizeDomain('faß.de').name, 'xn--fa-hia.de');
+    assert.equal(normalizeDomain('münchen.de').name, 'xn--mnchen-3ya.de');
+    assert.equal(normalizeDomain('اختبار.com').name, 'xn--mgbachtv.com');
+  });
+
   it('property: never throws anything but a 400 and every success is a valid LDH name', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 80 }), (input) => {

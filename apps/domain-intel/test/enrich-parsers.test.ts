@@ -56,4 +56,13 @@ describe('Majestic GetIndexItemInfo parsing', () => {
   it('turns a non-OK Code into an error', () => {
     assert.throws(() => parseIndexItemInfo(fixture('majestic/invalid-key.json'), ['a.com']), /InvalidAPIKey/);
   });
+
+  it('Majestic: an item the index does not know (Status NotFound, TrustFlow 0) is unknown, not TF 0', () => {
+    const metrics = parseIndexItemInfo(fixture('synthetic/majestic-not-found.json'), [
+      'majestic.com',
+      'never-linked-example-name.com',
+    ]);
+    assert.deepEqual(metrics.get('majestic.com'), { tf: 68, cf: 63 });
+    assert.deepEqual(metrics.get('never-linked-example-name.com'), { tf: null, cf: null });
+  });
 });

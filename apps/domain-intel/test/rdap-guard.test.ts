@@ -25,6 +25,20 @@ describe('RDAP SSRF guard', () => {
       '::ffff:10.0.0.1',
       '::ffff:127.0.0.1',
       '224.0.0.1',
+      // IPv4-compatible IPv6 (::/96): 127.0.0.1, 10.0.0.1 and 169.254.169.254 in disguise.
+      '::7f00:1',
+      '::a00:1',
+      '::a9fe:a9fe',
+      '::169.254.169.254',
+      // NAT64, 6to4 and Teredo embed IPv4 addresses; documentation, benchmarking, reserved ranges.
+      '64:ff9b::a00:1',
+      '2002:a00:1::',
+      '2001::1',
+      '2001:db8::1',
+      '192.0.2.1',
+      '198.18.0.1',
+      '240.0.0.1',
+      '100::1',
       'not-an-ip',
     ]) {
       assert.equal(isAllowedAddress(address, strict), false, address);
@@ -33,6 +47,7 @@ describe('RDAP SSRF guard', () => {
     assert.equal(isAllowedAddress('::ffff:127.0.0.1', insecure), true);
     assert.equal(isAllowedAddress('169.254.169.254', insecure), false);
     assert.equal(isAllowedAddress('10.0.0.1', insecure), false);
+    assert.equal(isAllowedAddress('::a00:1', insecure), false);
   });
 
   it('checks scheme, credentials and literal addresses of URLs', () => {

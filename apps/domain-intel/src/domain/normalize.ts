@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { domainToASCII, domainToUnicode } from 'node:url';
 import { AppError } from '@repo/server-kit';
+import { idnHostname } from 'idn-hostname';
 import { LRUCache } from 'lru-cache';
 import { parse } from 'tldts';
 
@@ -119,6 +120,14 @@ function parseUncached(raw: string): DomainParseResult {
       );
     }
   }
+  // Node's IDNA mapping (UTS #46) lets through what IDNA2008 forbids: emoji and symbols
+  // (😀.com becomes xn--e28h.com), and it does not check bidi or joiner rules. No registry can
+  // take such a name, so it is invalid before anything is asked. The check also reads
+  // A-labels typed directly (xn--e28h.com is the same emoji).
+  const idnaError = idna2008Error(ascii);
+  if (idnaError) {
+    return failure(input, 'invalid_domain', `"${input}" is not a valid internationalised domain name: ${idnaError}`);
+  }
   const parsed = parse(ascii, { allowPrivateDomains: false });
   if (!parsed.publicSuffix || !parsed.isIcann) {
     return failure(input, 'unsupported_tld', `"${labels.at(-1)}" is not a top-level domain we know.`);
@@ -142,6 +151,17 @@ function parseUncached(raw: string): DomainParseResult {
       tld: parsed.publicSuffix,
     },
   };
+}
+
+/** Why `ascii` breaks IDNA2008 (RFC 5891-5893 after non-transitional UTS #46), or null when it does not. */
+function idna2008Error(ascii: string): string | null {
+  if (!ascii.split('.').some((label) => label.startsWith('xn--'))) return null;
+  try {
+    idnHostname(ascii);
+    return null;
+  } catch (error) {
+    return (error as Error).message.replace(/\s*\(RFC [^)]*\)\.?$/, '').trim() || 'it breaks the IDNA2008 rules';
+  }
 }
 
 /** Like {@link parseDomain}, but throws the 400 `AppError` a route returns as is. */

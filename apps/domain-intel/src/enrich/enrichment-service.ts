@@ -227,7 +227,11 @@ export class EnrichmentService {
     }
     const now = this.clock.now();
     const source = [moz ? 'moz' : null, majestic ? 'majestic' : null].filter(Boolean).join('+');
-    for (const [domain, values] of fresh) {
+    for (const [domain, answered] of fresh) {
+      // A source saying "unknown" (null) does not erase what another source (or an import) gave.
+      const values = Object.fromEntries(
+        Object.entries(answered).filter(([, value]) => value !== null),
+      ) as Partial<Metrics>;
       const combined: Metrics = { da: null, tf: null, cf: null, ...merged.get(domain), ...values };
       merged.set(domain, combined);
       await this.db

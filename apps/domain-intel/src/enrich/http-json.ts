@@ -1,4 +1,13 @@
+import { promisify } from 'node:util';
+import { brotliDecompress, gunzip, inflate } from 'node:zlib';
 import { Agent, type Dispatcher, request } from 'undici';
+
+const DECODERS: Record<string, (input: Buffer, options: { maxOutputLength: number }) => Promise<Buffer>> = {
+  gzip: promisify(gunzip),
+  'x-gzip': promisify(gunzip),
+  deflate: promisify(inflate),
+  br: promisify(brotliDecompress),
+};
 
 /** Why an enrichment source gave no answer; the row stays due and is tried again later. */
 export class EnrichmentSourceError extends Error {
@@ -37,13 +46,21 @@ export async function requestJson(
     response = await request(url, {
       dispatcher,
       method: options.method ?? 'GET',
-      headers: { accept: 'application/json', 'user-agent': 'domain-intel/1.0', ...options.headers },
+      // The Wayback CDX server compresses when asked (recorded: `Content-Encoding: gzip`); we ask,
+      // since CDX answers are large text, and decode whatever encoding comes back.
+      headers: {
+        accept: 'application/json',
+        'accept-encoding': 'gzip, deflate, br',
+        'user-agent': 'domain-intel/1.0',
+        ...options.headers,
+      },
       body: options.body,
     });
   } catch (error) {
     throw new EnrichmentSourceError(source, `request failed (${(error as Error).message})`, { cause: error });
   }
-  const text = await response.body.text().catch((error: Error) => {
+  const text = await decodedText(source, response).catch((error: Error) => {
+    if (error instanceof EnrichmentSourceError) throw error;
     throw new EnrichmentSourceError(source, `reading the response failed (${error.message})`, { cause: error });
   });
   if (response.statusCode < 200 || response.statusCode >= 300) {
@@ -53,5 +70,24 @@ export async function requestJson(
     return JSON.parse(text);
   } catch (error) {
     throw new EnrichmentSourceError(source, 'the response is not JSON', { cause: error });
+  }
+}
+
+/** The body as text, decoded per `Content-Encoding` with the same size cap as the raw body. */
+async function decodedText(
+  source: EnrichmentSourceError['source'],
+  response: Dispatcher.ResponseData,
+): Promise<string> {
+  const encoding = String(response.headers['content-encoding'] ?? 'identity')
+    .trim()
+    .toLowerCase();
+  const raw = Buffer.from(await response.body.arrayBuffer());
+  if (encoding === 'identity' || encoding === '') return raw.toString('utf8');
+  const decode = DECODERS[encoding];
+  if (!decode) throw new EnrichmentSourceError(source, `the response has an unknown encoding "${encoding}"`);
+  try {
+    return (await decode(raw, { maxOutputLength: MAX_RESPONSE_BYTES })).toString('utf8');
+  } catch (error) {
+    throw new EnrichmentSourceError(source, `the ${encoding} response could not be decoded`, { cause: error });
   }
 }

@@ -18,6 +18,7 @@ export interface FlowMetrics {
 interface MajesticItem {
   Item?: unknown;
   ResultCode?: unknown;
+  Status?: unknown;
   TrustFlow?: unknown;
   CitationFlow?: unknown;
 }
@@ -27,7 +28,9 @@ const flow = (value: unknown) => (typeof value === 'number' && value >= 0 ? Math
 /**
  * Reads a GetIndexItemInfo JSON answer: `{"Code": "OK", "DataTables": {"Results": {"Data": [
  * {"Item": "example.com", "ResultCode": "OK", "TrustFlow": 31, "CitationFlow": 40, …}]}}}`.
- * A `Code` other than OK is an error of the whole call (bad key, no units left).
+ * A `Code` other than OK is an error of the whole call (bad key, no units left). An item the
+ * index does not know comes back `"ResultCode": "OK", "Status": "NotFound"` with TrustFlow and
+ * CitationFlow 0: that is "unknown" (null), not a Trust Flow of 0.
  */
 export function parseIndexItemInfo(body: unknown, items: readonly string[]): Map<string, FlowMetrics> {
   const answer = body as { Code?: unknown; ErrorMessage?: unknown; DataTables?: { Results?: { Data?: unknown } } };
@@ -45,7 +48,9 @@ export function parseIndexItemInfo(body: unknown, items: readonly string[]): Map
     const row = byItem.get(item);
     metrics.set(
       item,
-      row && row.ResultCode === 'OK' ? { tf: flow(row.TrustFlow), cf: flow(row.CitationFlow) } : { tf: null, cf: null },
+      row && row.ResultCode === 'OK' && row.Status !== 'NotFound'
+        ? { tf: flow(row.TrustFlow), cf: flow(row.CitationFlow) }
+        : { tf: null, cf: null },
     );
   }
   return metrics;

@@ -20,10 +20,17 @@ export class BlockedAddressError extends Error {
   }
 }
 
+// Global unicast IPv6 is 2000::/3 (RFC 4291 §2.4); ipaddr.js calls everything it has no name for
+// "unicast", including IPv4-compatible addresses (::/96, e.g. ::7f00:1 = 127.0.0.1).
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+
 export function isAllowedAddress(address: string, policy: AddressPolicy): boolean {
   if (!ipaddr.isValid(address)) return false;
-  const range = ipaddr.process(address).range();
-  return range === 'unicast' || (policy.allowInsecure && range === 'loopback');
+  const parsed = ipaddr.process(address);
+  const range = parsed.range();
+  if (policy.allowInsecure && range === 'loopback') return true;
+  if (range !== 'unicast') return false;
+  return parsed.kind() === 'ipv4' || parsed.match(GLOBAL_UNICAST_V6);
 }
 
 /** Checks the scheme, credentials and (for IP literals) the address of a URL before any request. */

@@ -22,6 +22,7 @@ export function createRdapEngine(config: Config, clock: Clock, onError: (error: 
     hostRatePerSecond: config.RDAP_HOST_RATE_PER_SECOND,
     maxRetries: config.RDAP_MAX_RETRIES,
     maxRetryWaitMs: config.RDAP_RETRY_MAX_WAIT_MS,
+    maxCoolDownMs: config.RDAP_MAX_COOL_DOWN_MS,
     breaker: {
       errorThresholdPercentage: config.RDAP_BREAKER_ERROR_PERCENT,
       volumeThreshold: config.RDAP_BREAKER_MIN_REQUESTS,

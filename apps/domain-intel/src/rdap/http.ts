@@ -20,6 +20,8 @@ export interface RdapHttpOptions extends AddressPolicy {
   maxRetryWaitMs: number;
   /** Retries after a 429 (each after the server's `Retry-After`). */
   maxRetries: number;
+  /** Longest a 429 silences a host: a `Retry-After` of a day must not mute a registry until restart. */
+  maxCoolDownMs: number;
   breaker: { errorThresholdPercentage: number; volumeThreshold: number; resetTimeoutMs: number };
   userAgent: string;
 }
@@ -39,7 +41,12 @@ interface HostLane {
 type Exchange =
   | { status: 200; body: Record<string, unknown> }
   | { status: 404 }
-  | { status: 429; retryAfterMs: number };
+  | { status: 429; retryAfterMs: number }
+  | { status: 'redirect'; location: string };
+
+/** RFC 7480 §5.2: servers may redirect; we follow a few hops, each checked like the first URL. */
+export const MAX_REDIRECTS = 3;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 const DEFAULT_RETRY_AFTER_MS = 1000;
 /** The breaker judges the last 10 s, in 1 s buckets. */
@@ -86,17 +93,43 @@ export class RdapHttp {
       return { kind: 'failure', url, reason: 'blocked_address', message: (error as Error).message };
     }
     const deadlineSignal = AbortSignal.any([AbortSignal.timeout(Math.max(0, budgetMs)), ...(signal ? [signal] : [])]);
-    const startedAt = Date.now();
+    const deadline = Date.now() + budgetMs;
+    for (let hop = 0; ; hop++) {
+      const outcome = await this.#getFromHost(target, deadline, deadlineSignal);
+      if (outcome.kind !== 'redirect') return outcome;
+      if (hop >= MAX_REDIRECTS) {
+        const message = `${url} redirected more than ${MAX_REDIRECTS} times.`;
+        return { kind: 'failure', url: target.toString(), reason: 'upstream_error', message };
+      }
+      try {
+        // The next hop passes the same guard: https only (in production), no private addresses.
+        target = assertAllowedUrl(new URL(outcome.location, target).toString(), this.#options);
+      } catch (error) {
+        const message = `${target.host} redirected to a URL we do not follow: ${(error as Error).message}`;
+        return { kind: 'failure', url: outcome.location, reason: 'blocked_address', message };
+      }
+    }
+  }
+
+  /** One URL on its host's lane: 429s waited out (within the budget and the cap), redirects handed back. */
+  async #getFromHost(
+    target: URL,
+    deadline: number,
+    deadlineSignal: AbortSignal,
+  ): Promise<FetchOutcome | { kind: 'redirect'; location: string }> {
+    const url = target.toString();
     const lane = this.#lane(target.host);
     try {
       for (let attempt = 0; ; attempt++) {
-        await this.#waitForCoolDown(lane, startedAt + budgetMs);
+        await this.#waitForCoolDown(lane, deadline);
         const exchange = await lane.queue.add(() => lane.breaker.fire(() => this.#exchange(target, deadlineSignal)), {
           signal: deadlineSignal,
         });
         if (exchange.status === 200) return { kind: 'ok', url, body: exchange.body };
         if (exchange.status === 404) return { kind: 'not_found', url };
-        lane.coolDownUntil = Math.max(lane.coolDownUntil, Date.now() + exchange.retryAfterMs);
+        if (exchange.status === 'redirect') return { kind: 'redirect', location: exchange.location };
+        const coolDown = Math.min(exchange.retryAfterMs, this.#options.maxCoolDownMs);
+        lane.coolDownUntil = Math.max(lane.coolDownUntil, Date.now() + coolDown);
         if (attempt >= this.#options.maxRetries) {
           throw new UpstreamFailure('rate_limited', `${target.host} answered 429 Too Many Requests.`);
         }
@@ -190,14 +223,14 @@ export class RdapHttp {
       }
       return { status: 200, body: parseJsonObject(text, target.host) };
     }
+    if (statusCode === 404) return readNotFound(target.host, headers, await body.text());
     await body.dump();
-    if (statusCode === 404) {
-      // A 404 is the one answer that makes a name "available", so an HTML error page (a
-      // misrouted base URL, a CDN in front) is not taken for the registry's RDAP answer.
-      if (/html/i.test(String(headers['content-type'] ?? ''))) {
-        throw new UpstreamFailure('malformed_response', `${target.host} answered 404 with a web page, not RDAP.`);
+    if (REDIRECT_STATUSES.has(statusCode)) {
+      const location = headers.location;
+      if (typeof location !== 'string' || location === '') {
+        throw new UpstreamFailure('upstream_error', `${target.host} answered ${statusCode} without a Location.`);
       }
-      return { status: 404 };
+      return { status: 'redirect', location };
     }
     if (statusCode === 429) {
       return {
@@ -234,6 +267,37 @@ export class RdapHttp {
     }
     return { reason: 'network_error', message: `Could not reach ${target.host} (${code ?? 'connection failed'}).` };
   }
+}
+
+/**
+ * A 404 makes a name "available", the one answer we must never give by mistake, so only an RDAP
+ * server's own 404 counts: an empty body, or an RDAP error object (RFC 9083 §6, `errorCode`) sent
+ * as JSON. A CDN's XML, a gateway's `{"message":"Not Found"}`, a plain-text or HTML page (with or
+ * without a content type) is some other server talking, and tells nothing about the name.
+ */
+function readNotFound(host: string, headers: Record<string, string | string[] | undefined>, text: string): Exchange {
+  if (text.trim() === '') return { status: 404 };
+  const contentType = String(headers['content-type'] ?? '');
+  if (RDAP_MEDIA_TYPES.test(contentType)) {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      value = undefined;
+    }
+    if (isRecord(value)) {
+      const { errorCode } = value;
+      if (errorCode !== undefined ? Number(errorCode) === 404 : Array.isArray(value.rdapConformance)) {
+        return { status: 404 };
+      }
+    }
+  }
+  const what = contentType === '' ? 'a body without a content type' : `"${contentType.split(';')[0]}"`;
+  throw new UpstreamFailure('malformed_response', `${host} answered 404 with ${what}, not an RDAP answer.`);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function parseJsonObject(text: string, host: string): Record<string, unknown> {
