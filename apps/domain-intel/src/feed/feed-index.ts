@@ -17,6 +17,8 @@ const COLLECT_UP_TO = 50_000;
  */
 export class FeedIndex {
   readonly #orders: Record<FeedSort, Uint32Array>;
+  /** The same orders as comparisons of two row positions (for sorting a few matches). */
+  readonly #compare: Record<FeedSort, (a: number, b: number) => number>;
 
   private constructor(
     readonly columns: FeedColumns,
@@ -44,6 +46,14 @@ export class FeedIndex {
         columns.size,
         ascendingKey(columns.firstArchivedAt, (v) => Number.isNaN(v)),
       ),
+    };
+    const { droppedAt, da, tf, altTldCount, firstArchivedAt } = columns;
+    this.#compare = {
+      dropped_at: (a, b) => descendingNullsLast(droppedAt[a]!, droppedAt[b]!, Number.NaN) || a - b,
+      da: (a, b) => descendingNullsLast(da[a]!, da[b]!, NO_VALUE) || a - b,
+      tf: (a, b) => descendingNullsLast(tf[a]!, tf[b]!, NO_VALUE) || a - b,
+      alt_tld_count: (a, b) => descendingNullsLast(altTldCount[a]!, altTldCount[b]!, NO_VALUE) || a - b,
+      age: (a, b) => ascendingNullsLast(firstArchivedAt[a]!, firstArchivedAt[b]!) || a - b,
     };
   }
 
@@ -82,22 +92,37 @@ export class FeedIndex {
     const total = knownTotal ?? countMatches(size, matches);
     const wanted = Math.min(page.offset + page.limit, total);
     if (wanted <= page.offset) return { domains: [], total };
-    const order = this.#orders[page.sort];
     let rows: ArrayLike<number>;
     if (total <= COLLECT_UP_TO && (wanted * size) / total > size / 4) {
-      // Few, scattered matches: collect them in one scan and order them by their place in the sort.
-      const place = new Uint32Array(size);
-      for (let k = 0; k < size; k++) place[order[k]!] = k;
-      const found = new Float64Array(total);
+      // Few, scattered matches: collect them in one sequential scan and sort just those.
+      const found = new Uint32Array(total);
       let n = 0;
-      for (let i = 0; i < size && n < total; i++) if (matches(i)) found[n++] = place[i]!;
-      found.sort();
-      rows = Array.from(found.subarray(page.offset, wanted), (k) => order[k]!);
+      for (let i = 0; i < size && n < total; i++) if (matches(i)) found[n++] = i;
+      found.sort(this.#compare[page.sort]);
+      rows = found.subarray(page.offset, wanted);
     } else {
-      rows = walk(order, matches, page.offset, wanted - page.offset);
+      rows = walk(this.#orders[page.sort], matches, page.offset, wanted - page.offset);
     }
     return { domains: Array.from(rows, (i) => this.columns.domain(i)), total };
   }
+}
+
+const isMissing = (value: number, missing: number) => (Number.isNaN(missing) ? Number.isNaN(value) : value === missing);
+
+/** Larger first, `missing` (NULL) last; 0 when equal. */
+function descendingNullsLast(x: number, y: number, missing: number): number {
+  const xMissing = isMissing(x, missing);
+  const yMissing = isMissing(y, missing);
+  if (xMissing || yMissing) return Number(xMissing) - Number(yMissing);
+  return y - x;
+}
+
+/** Smaller first, NaN (NULL) last; 0 when equal. */
+function ascendingNullsLast(x: number, y: number): number {
+  const xMissing = Number.isNaN(x);
+  const yMissing = Number.isNaN(y);
+  if (xMissing || yMissing) return Number(xMissing) - Number(yMissing);
+  return x - y;
 }
 
 function countMatches(size: number, matches: FeedRowMatcher): number {
