@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { ManualClock } from '@repo/server-kit';
@@ -107,6 +109,72 @@ describe('RDAP bootstrap', () => {
       assert.equal((await third.serversFor('org')).kind, 'unavailable');
       await third.close();
     } finally {
+      dir.remove();
+    }
+  });
+
+  it('asks the source again at every start, so a fresh copy naming moved servers is replaced at once', async () => {
+    // One URL whose content changes, as a simulator restarted on other ports (or a new IANA file) gives.
+    let served = ianaShaped('https://first.example/rdap/');
+    const conditional: (string | undefined)[] = [];
+    const source = createServer((request, response) => {
+      conditional.push(request.headers['if-modified-since']);
+      response.writeHead(200, { 'content-type': 'application/json' }).end(served);
+    });
+    await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve));
+    const { port } = source.address() as AddressInfo;
+    const url = `http://127.0.0.1:${port}/dns.json`;
+    const dir = tempDir('bootstrap-moved');
+    const cacheFile = path.join(dir.dir, 'dns.json');
+    const clock = new ManualClock();
+    try {
+      const first = new RdapBootstrap(options(url, clock, { cacheFile }));
+      assert.deepEqual(urlsOf(await first.serversFor('com')), [
+        'https://first.example/rdap/',
+        'http://rdap.verisign.com/com/v1/',
+      ]);
+      await first.close();
+      served = ianaShaped('https://moved.example/rdap/');
+      clock.advance(60_000); // a restart a minute later: the copy is far from stale
+      const second = new RdapBootstrap(options(url, clock, { cacheFile }));
+      assert.deepEqual(urlsOf(await second.serversFor('com')), [
+        'https://moved.example/rdap/',
+        'http://rdap.verisign.com/com/v1/',
+      ]);
+      await second.close();
+      assert.equal(conditional[0], undefined, 'no copy yet: an unconditional request');
+      assert.ok(conditional[1], 'with a copy on disk the request is conditional (If-Modified-Since)');
+    } finally {
+      source.close();
+      dir.remove();
+    }
+  });
+
+  it('keeps the disk copy when the source answers 304 Not Modified', async () => {
+    const source = createServer((request, response) => {
+      if (request.headers['if-modified-since']) response.writeHead(304).end();
+      else response.writeHead(200, { 'content-type': 'application/json' }).end(ianaShaped('https://kept.example/'));
+    });
+    await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve));
+    const { port } = source.address() as AddressInfo;
+    const url = `http://127.0.0.1:${port}/dns.json`;
+    const dir = tempDir('bootstrap-304');
+    const cacheFile = path.join(dir.dir, 'dns.json');
+    const clock = new ManualClock();
+    try {
+      const first = new RdapBootstrap(options(url, clock, { cacheFile }));
+      await first.serversFor('com');
+      await first.close();
+      const errors: unknown[] = [];
+      const second = new RdapBootstrap(options(url, clock, { cacheFile, onError: (e) => errors.push(e) }));
+      assert.deepEqual(urlsOf(await second.serversFor('com')), [
+        'https://kept.example/',
+        'http://rdap.verisign.com/com/v1/',
+      ]);
+      assert.deepEqual(errors, []);
+      await second.close();
+    } finally {
+      source.close();
       dir.remove();
     }
   });

@@ -101,15 +101,25 @@ export class RdapBootstrap {
     }
   }
 
-  /** First load: a fresh disk copy, else the source, else a stale disk copy. */
+  /**
+   * First load of this process: the source, asked conditionally when a disk copy exists, else
+   * that copy. The copy is never trusted unasked, however fresh: a source's content can change
+   * under the same URL (IANA publishes a new file, a simulator restarts its registries on other
+   * ports), and a copy that names servers which moved would make every live check `unknown`.
+   */
   async #load(): Promise<void> {
     const cached = await this.#readCache();
-    if (cached && this.#options.clock.now() - cached.savedAt < this.#options.refreshMs) {
-      this.#use(cached.file, cached.savedAt);
-      return;
-    }
     try {
-      await this.#refresh();
+      const text = await this.#fetchSource(cached?.savedAt);
+      if (text === NOT_MODIFIED && cached) {
+        const now = this.#options.clock.now();
+        this.#use(cached.file, now);
+        await this.#writeCache(cached.text, now);
+        return;
+      }
+      if (text === NOT_MODIFIED) throw new Error(`${this.#options.source} answered 304 to an unconditional request`);
+      this.#useFetched(text);
+      await this.#writeCache(text, this.#loadedAt);
     } catch (error) {
       if (!cached) throw error;
       this.#options.onError?.(error);
@@ -119,10 +129,13 @@ export class RdapBootstrap {
 
   async #refresh(): Promise<void> {
     const text = await this.#fetchSource();
-    const file = parseBootstrap(text);
-    const now = this.#options.clock.now();
-    this.#use(file, now);
-    await this.#writeCache(text, now);
+    if (text === NOT_MODIFIED) return;
+    this.#useFetched(text);
+    await this.#writeCache(text, this.#loadedAt);
+  }
+
+  #useFetched(text: string): void {
+    this.#use(parseBootstrap(text), this.#options.clock.now());
   }
 
   #use(file: z.infer<typeof BootstrapFile>, loadedAt: number): void {
@@ -137,14 +150,21 @@ export class RdapBootstrap {
     this.#loadedAt = loadedAt;
   }
 
-  async #fetchSource(): Promise<string> {
+  /** The source's text, or NOT_MODIFIED when it has not changed since `copySavedAt`. */
+  async #fetchSource(copySavedAt?: number): Promise<string | typeof NOT_MODIFIED> {
     const { source, fetchTimeoutMs } = this.#options;
     if (!/^https?:\/\//i.test(source)) return readFile(source, 'utf8');
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (copySavedAt !== undefined) headers['if-modified-since'] = new Date(copySavedAt).toUTCString();
     const response = await request(source, {
       dispatcher: this.#agent,
       signal: AbortSignal.timeout(fetchTimeoutMs),
-      headers: { accept: 'application/json' },
+      headers,
     });
+    if (response.statusCode === 304) {
+      await response.body.dump();
+      return NOT_MODIFIED;
+    }
     if (response.statusCode !== 200) {
       await response.body.dump();
       throw new Error(`${source} answered HTTP ${response.statusCode}`);
@@ -152,12 +172,12 @@ export class RdapBootstrap {
     return response.body.text();
   }
 
-  async #readCache(): Promise<{ file: z.infer<typeof BootstrapFile>; savedAt: number } | undefined> {
+  async #readCache(): Promise<{ file: z.infer<typeof BootstrapFile>; text: string; savedAt: number } | undefined> {
     const { cacheFile } = this.#options;
     if (!cacheFile) return undefined;
     try {
       const [text, info] = await Promise.all([readFile(cacheFile, 'utf8'), stat(cacheFile)]);
-      return { file: parseBootstrap(text), savedAt: info.mtimeMs };
+      return { file: parseBootstrap(text), text, savedAt: info.mtimeMs };
     } catch {
       return undefined;
     }
@@ -179,6 +199,8 @@ export class RdapBootstrap {
     }
   }
 }
+
+const NOT_MODIFIED = Symbol('not modified');
 
 function parseBootstrap(text: string): z.infer<typeof BootstrapFile> {
   const result = BootstrapFile.safeParse(JSON.parse(text));
