@@ -12,8 +12,9 @@
  * Ports: DOMAIN_INTEL_PORT (3000), PLATFORM_PORT (3100), SAMPLE_APP_PORT (3200), SIM_PORT (3900).
  */
 import path from 'node:path';
-import { SimWorld, startUpstreamSim, ZoneChurn } from '@repo/upstream-sim';
-import { DEMO_CHURN_OPTIONS, runDemoPipeline } from 'domain-intel/demo/demo-pipeline.ts';
+import { startUpstreamSim } from '@repo/upstream-sim';
+import { runDemoPipeline } from 'domain-intel/demo/demo-pipeline.ts';
+import { DEMO_DAYS, openDemoWorld } from 'domain-intel/demo/demo-world.ts';
 import { simulatorEnv } from 'domain-intel/demo/simulator-env.ts';
 import { buildApp as buildDomainIntel } from 'domain-intel/src/app.ts';
 import { loadDomainIntelConfig } from 'domain-intel/src/config.ts';
@@ -23,9 +24,8 @@ import { seedDemo } from 'social-platform/demo/seed.ts';
 import { buildApp as buildPlatform } from 'social-platform/src/app.ts';
 import { loadPlatformConfig } from 'social-platform/src/config.ts';
 
-const DAY_MS = 86_400_000;
-const DEMO_DAYS = 5;
-const env = process.env;
+// Quiet by default: warnings and errors only, so the demo key stays on screen; LOG_LEVEL=info shows every request.
+const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' };
 const port = (name: string, fallback: number) => Number(env[name] ?? fallback);
 const host = env.HOST ?? '127.0.0.1';
 const dataDir = path.resolve(env.DATA_DIR ?? './data');
@@ -37,15 +37,9 @@ const urls = {
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
-// The simulated world starts DEMO_DAYS ago, so after the demo pipeline has walked it day by day
-// the simulated present is today.
-const world = new SimWorld(Date.now() - DEMO_DAYS * DAY_MS);
-const churn = new ZoneChurn(world, { seed: 2026, ...DEMO_CHURN_OPTIONS });
-churn.seed();
-// Names everyone tries first answer "registered", as they would in the real world.
-for (const name of ['example.com', 'example.net', 'example.org', 'google.com', 'wikipedia.org', 'github.com']) {
-  world.register(name, { createdAt: Date.parse('1995-08-14T04:00:00Z') });
-}
+// The simulated world began DEMO_DAYS before the first start; after the first start's replay, and on
+// every later start, the simulated present is today.
+const { world, churn, needsReplay, markReplayed } = await openDemoWorld(dataDir);
 const sim = await startUpstreamSim({ world, host, port: port('SIM_PORT', 3900) });
 
 // While the demo pipeline replays past days the service's clock follows the simulated world;
@@ -68,12 +62,12 @@ const domainIntelConfig = loadDomainIntelConfig({
 const domainIntel = await buildDomainIntel(domainIntelConfig, { clock });
 const { ctx } = domainIntel;
 
-const firstStart = (await ctx.snapshots.dates(domainIntelConfig.TRACKED_TLDS[0]!)).length === 0;
-if (firstStart) {
+if (needsReplay) {
   log(`Replaying ${DEMO_DAYS} simulated days of zone files through the pipeline (first start only)…`);
   replaying = true;
   try {
     await runDemoPipeline(ctx, churn, { days: DEMO_DAYS, progress: logProgress(log) });
+    await markReplayed();
   } finally {
     replaying = false;
   }
@@ -96,7 +90,7 @@ const platform = await buildPlatform(platformConfig);
 const demo = await seedDemo(platform.platform);
 await platform.listen({ host, port: port('PLATFORM_PORT', 3100) });
 
-const sampleApp = await startSampleApp({ host, port: port('SAMPLE_APP_PORT', 3200), platformUrl: urls.platform });
+const sampleApp = await startSampleApp({ host, port: port('SAMPLE_APP_PORT', 3200), platformUrl: urls.platform, env });
 
 log(`
 Everything is running (data in ${dataDir}; Ctrl+C stops it all).

@@ -2,7 +2,7 @@
  * The `domain-intel` command: serve the API, run migrations, manage accounts and keys, and
  * (registered by their modules) zones, the pipeline and the worker.
  */
-import { listen, runCli } from '@repo/server-kit';
+import { listen, packageVersion, runCli } from '@repo/server-kit';
 import { Command } from 'commander';
 import { buildApp } from './app.ts';
 import { registerAccountCommands } from './cli/accounts-commands.ts';
@@ -13,6 +13,7 @@ import { loadDomainIntelConfig } from './config.ts';
 import { type AppContext, createContext } from './context.ts';
 
 const program = new Command('domain-intel')
+  .version(packageVersion(new URL('../package.json', import.meta.url)))
   .description('Domain Intelligence API: availability, WHOIS, suggestions and the dropped-domain feed')
   .showHelpAfterError()
   .exitOverride();

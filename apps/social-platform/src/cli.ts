@@ -1,5 +1,5 @@
 /** The `social-platform` command: serve the platform, run migrations, manage its data. */
-import { listen, runCli } from '@repo/server-kit';
+import { listen, packageVersion, runCli } from '@repo/server-kit';
 import { Command } from 'commander';
 import { buildApp } from './app.ts';
 import { registerDataCommands } from './cli/data-commands.ts';
@@ -9,6 +9,7 @@ import { type AppContext, createContext } from './context.ts';
 const HOUR_MS = 3_600_000;
 
 const program = new Command('social-platform')
+  .version(packageVersion(new URL('../package.json', import.meta.url)))
   .description('The social platform and its Application API (token.php, api.php)')
   .option('--json', 'print results as one JSON object')
   .showHelpAfterError()

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { type Command, CommanderError } from 'commander';
 import { ConfigError } from './config.ts';
 import { isAppError } from './errors.ts';
@@ -18,6 +19,11 @@ export async function runCli(
   } finally {
     if (!options.longRunning.includes(program.args[0] ?? '')) await options.cleanup();
   }
+}
+
+/** The `version` field of the package.json at `url`: what each service's `--version` prints. */
+export function packageVersion(url: URL): string {
+  return (JSON.parse(readFileSync(url, 'utf8')) as { version: string }).version;
 }
 
 function reportFailure(error: unknown): number {
