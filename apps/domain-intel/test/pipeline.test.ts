@@ -95,7 +95,7 @@ for (const target of databaseTargets()) {
         assert.equal(row.status, 'dropped');
         assert.ok(row.dropped_at && row.verified_at);
         assert.equal(row.da, facts.da ?? null, `${name} da`);
-        assert.equal(row.tf, facts.tf ?? 0, `${name} tf (Majestic reports 0 for names without links)`);
+        assert.equal(row.tf, facts.tf ?? null, `${name} tf (Majestic's NotFound is unknown: null, never 0)`);
         assert.equal(
           row.first_archived,
           facts.firstArchivedAt === undefined ? null : new Date(facts.firstArchivedAt).toISOString().slice(0, 10),
