@@ -174,6 +174,15 @@ export const envSchema = baseEnvSchema.extend({
   CHECK_CACHE_MAX_ENTRIES: z.coerce.number().int().min(1).max(10_000_000).default(100_000),
   /** JSON map TLD → names (or labels) the registry reserves, e.g. {"com":["example"]}: answered `reserved`. */
   CHECK_RESERVED_NAMES: jsonEnv(z.record(z.string(), z.array(z.string())), '{}'),
+  // --- WHOIS (/v1/whois) ---
+  /** Cache lifetime of a WHOIS record, seconds. */
+  WHOIS_CACHE_TTL_FOUND_S: z.coerce.number().int().min(0).max(86_400).default(3_600),
+  /** Cache lifetime of a "not registered" WHOIS answer, seconds (short: someone may register it). */
+  WHOIS_CACHE_TTL_NOT_FOUND_S: z.coerce.number().int().min(0).max(86_400).default(300),
+  /** Cache lifetime of a failed WHOIS lookup, seconds (spares a failing or throttling registry). */
+  WHOIS_CACHE_TTL_UNKNOWN_S: z.coerce.number().int().min(0).max(3_600).default(30),
+  /** Entries of the in-memory WHOIS cache (without Redis); records with their raw documents are a few KB each. */
+  WHOIS_CACHE_MAX_ENTRIES: z.coerce.number().int().min(1).max(1_000_000).default(5_000),
   // --- Suggestions (/v1/suggest) and the zone index ---
   /** TLDs suggested besides the tracked ones when the caller names none (comma-separated, in preference order). */
   SUGGEST_POPULAR_TLDS: z

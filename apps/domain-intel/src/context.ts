@@ -22,6 +22,7 @@ import { SqlQuotaStore } from './quota/sql-quota-store.ts';
 import { throttledWarnings } from './rdap/background-errors.ts';
 import { createRdapEngine, type RdapEngine } from './rdap/engine.ts';
 import { SuggestionService } from './suggest/suggestion-service.ts';
+import { createWhoisService, type WhoisService } from './whois/whois-service.ts';
 import { ZoneIndex } from './zone-index/zone-index.ts';
 import { createZonesModule, type WritableSnapshotStore, type ZoneService } from './zones/index.ts';
 
@@ -53,6 +54,8 @@ export interface AppContext extends Infrastructure<DB> {
   rdap: RdapEngine;
   /** Tri-state availability: zone snapshot, then RDAP, behind a cache (/v1/check, suggestions). */
   availability: AvailabilityService;
+  /** WHOIS records through RDAP, behind a cache with a lifetime per outcome (/v1/whois). */
+  whois: WhoisService;
   /** Keyword suggestions (/v1/suggest): zone-index screening, then RDAP confirmation through `availability`. */
   suggestions: SuggestionService;
   /** Account mail (SMTP or the embedded outbox); undefined when MAIL_TRANSPORT resolves to off. */
@@ -100,6 +103,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     zonePresence: zoneIndex,
     onError: reportBackgroundError,
   });
+  const whois = createWhoisService(config, { rdap, redis, clock, onError: reportBackgroundError });
   const log = overrides.log ?? stderrLog;
   const mailer = createMailer(config, log, () => clock.now());
   const accounts = new AccountsService(new AccountsRepository(database.db), clock, {
@@ -138,6 +142,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     }),
     rdap,
     availability,
+    whois,
     suggestions: new SuggestionService(availability, zoneIndex, {
       defaultTlds: [...new Set([...config.TRACKED_TLDS, ...config.SUGGEST_POPULAR_TLDS])],
       deadlineMs: config.SUGGEST_DEADLINE_MS,

@@ -19,7 +19,16 @@ for (const target of databaseTargets()) {
         updatedAt: Date.parse('2024-08-14T07:01:34Z'),
       });
       sim.world.register('xn--mnchen-3ya.org');
-      t = await createTestApp({ target, env: simRdapEnv(sim, { RDAP_BREAKER_MIN_REQUESTS: '1000' }) });
+      t = await createTestApp({
+        target,
+        // These cases change the registry between calls: the WHOIS cache is off for them (its own case below).
+        env: simRdapEnv(sim, {
+          RDAP_BREAKER_MIN_REQUESTS: '1000',
+          WHOIS_CACHE_TTL_FOUND_S: '0',
+          WHOIS_CACHE_TTL_NOT_FOUND_S: '0',
+          WHOIS_CACHE_TTL_UNKNOWN_S: '0',
+        }),
+      });
       key = await t.keyFor('free');
     });
     after(async () => {
@@ -47,6 +56,25 @@ for (const target of databaseTargets()) {
       assert.equal(data.registrant.organization, 'example Holdings LLC');
       assert.equal(data.rdap_sources.length, 2);
       assert.deepEqual(data.missing, []);
+      // Additive fields, and the two servers' records kept apart.
+      assert.equal(data.cached, false);
+      assert.equal(
+        data.age_days,
+        Math.trunc((Date.parse('2026-03-10T12:00:00Z') - Date.parse(data.created_at)) / 864e5),
+      );
+      assert.equal(
+        data.expires_in_days,
+        Math.trunc((Date.parse(data.expires_at) - Date.parse('2026-03-10T12:00:00Z')) / 864e5),
+      );
+      assert.deepEqual(data.status_epp, ['clientTransferProhibited']);
+      assert.equal(data.records.registry.source, data.rdap_sources[0]);
+      assert.equal(data.records.registrar.source, data.rdap_sources[1]);
+      assert.equal(data.raw, undefined);
+      const withRaw = await t.app.inject({ url: '/v1/whois/example.com?raw=1', headers: bearer(key) });
+      assert.equal(withRaw.statusCode, 200, withRaw.body);
+      const { raw } = withRaw.json().data;
+      assert.equal(raw.registry.objectClassName, 'domain');
+      assert.equal(raw.registrar.objectClassName, 'domain');
     });
 
     it('takes IDN input and reports the Unicode name', async () => {
@@ -108,6 +136,37 @@ for (const target of databaseTargets()) {
         assert.equal(sim.rdap.requestCount('registrar'), 0);
       } finally {
         sim.rdap.setRelatedLink('xn--mnchen-3ya.org', null);
+      }
+    });
+  });
+
+  describe(`GET /v1/whois/{name} caching (${target.name})`, { skip: target.skip }, () => {
+    it('keeps each outcome for its own lifetime and says when an answer is cached', async () => {
+      const sim = await startUpstreamSim();
+      sim.world.register('example.com');
+      const t = await createTestApp({
+        target,
+        env: simRdapEnv(sim, { WHOIS_CACHE_TTL_FOUND_S: '3600', WHOIS_CACHE_TTL_NOT_FOUND_S: '60' }),
+      });
+      try {
+        const key = await t.keyFor('free');
+        const whois = (name: string) => t.app.inject({ url: `/v1/whois/${name}`, headers: bearer(key) });
+        const first = (await whois('example.com')).json().data;
+        assert.equal(first.cached, false);
+        sim.rdap.resetCounts();
+        t.clock.advance(10 * 86_400_000);
+        const second = (await whois('example.com')).json().data;
+        assert.equal(second.cached, true);
+        assert.equal(second.fetched_at, first.fetched_at);
+        // Ages are as of the response, not of the fetch.
+        assert.equal(second.age_days, first.age_days + 10);
+        assert.equal(sim.rdap.requestCount('verisign'), 0);
+        assert.equal((await whois('nobody-has-this.com')).statusCode, 404);
+        assert.equal((await whois('nobody-has-this.com')).statusCode, 404);
+        assert.equal(sim.rdap.requestCount('verisign'), 1);
+      } finally {
+        await t.close();
+        await sim.close();
       }
     });
   });

@@ -1,4 +1,5 @@
 import countries from 'i18n-iso-countries';
+import type { WhoisContactField } from './types.ts';
 
 /**
  * Reading contacts out of RDAP entities (RFC 9083 §5.1): jCard (RFC 7095) in `vcardArray`,
@@ -23,7 +24,7 @@ export interface Contact {
 }
 
 /** The fields of a contact that a server can withhold, by our names. */
-export type ContactField = Exclude<keyof Contact, 'url'>;
+export type ContactField = WhoisContactField;
 
 const emptyContact = (): Contact => ({
   name: null,

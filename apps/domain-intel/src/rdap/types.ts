@@ -3,6 +3,19 @@
  * availability and suggestions use it. Change it only together with every user.
  */
 
+/** The fields of a published contact that a server can withhold. */
+export type WhoisContactField =
+  | 'name'
+  | 'organization'
+  | 'email'
+  | 'phone'
+  | 'fax'
+  | 'street'
+  | 'city'
+  | 'region'
+  | 'postal_code'
+  | 'country';
+
 /** One contact of a domain (RFC 9083 entity) as we publish it; withheld fields are null. */
 export interface WhoisContact {
   handle: string | null;
@@ -19,7 +32,7 @@ export interface WhoisContact {
   /** ISO 3166-1 alpha-2, also when the server wrote the country's name. */
   country: string | null;
   /** Our names of this contact's fields the server says it withheld (RFC 9537) or replaced by a placeholder. */
-  redacted_fields: string[];
+  redacted_fields: WhoisContactField[];
 }
 
 export type ContactRole = 'registrant' | 'administrative' | 'technical' | 'billing' | 'abuse';

@@ -6,48 +6,7 @@ import { normalizeDomain } from '../../domain/normalize.ts';
 import { ok } from '../../http/envelope.ts';
 import { Envelope, keyedErrorResponses } from '../../http/schemas.ts';
 import type { RdapLookup } from '../../rdap/types.ts';
-
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
-
-const WhoisRecordSchema = Type.Object({
-  domain: Type.String({ description: 'ASCII (punycode) name' }),
-  unicode_name: Nullable(Type.String()),
-  registered: Type.Boolean(),
-  registrar: Nullable(
-    Type.Object({
-      name: Nullable(Type.String()),
-      iana_id: Nullable(Type.String()),
-      url: Nullable(Type.String()),
-      abuse_email: Nullable(Type.String()),
-      abuse_phone: Nullable(Type.String()),
-    }),
-  ),
-  created_at: Nullable(Type.String({ format: 'date-time' })),
-  updated_at: Nullable(Type.String({ format: 'date-time' })),
-  expires_at: Nullable(Type.String({ format: 'date-time' })),
-  nameservers: Type.Array(Type.String()),
-  status: Type.Array(Type.String(), {
-    description: 'RDAP status values (RFC 8056), e.g. "client transfer prohibited"',
-  }),
-  dnssec: Nullable(Type.Boolean()),
-  registrant: Nullable(
-    Type.Object(
-      {
-        name: Nullable(Type.String()),
-        organization: Nullable(Type.String()),
-        email: Nullable(Type.String()),
-        country: Nullable(Type.String()),
-        redacted: Type.Boolean({ description: 'Some registrant data is withheld by the registry or registrar' }),
-      },
-      { description: 'null when neither registry nor registrar publishes a registrant' },
-    ),
-  ),
-  rdap_sources: Type.Array(Type.String(), { description: 'RDAP URLs asked, registry first' }),
-  missing: Type.Array(Type.String(), {
-    description: 'Parts that could not be fetched, e.g. registrar_record when the registrar server failed',
-  }),
-  fetched_at: Type.String({ format: 'date-time' }),
-});
+import { WhoisRecordSchema } from './whois-schema.ts';
 
 /** How a lookup without a record is told to the caller. */
 function lookupError(name: string, lookup: Exclude<RdapLookup, { kind: 'found' }>): AppError {
@@ -84,12 +43,21 @@ export default async function whoisRoute(app: FastifyInstance): Promise<void> {
       schema: {
         summary: 'Structured WHOIS record of a domain, through RDAP',
         description:
-          "The registry's RDAP record, completed by the registrar's record (one `related` hop). " +
+          "The registry's RDAP record, completed by the registrar's record (one `related` hop), both also " +
+          'kept apart under `records`; `?raw=1` adds the documents as sent. Answers are cached per outcome ' +
+          '(WHOIS_CACHE_TTL_*_S; `cached` and `fetched_at` say when the registry was asked). ' +
           '404 `domain_not_registered` when the registry has no record; 422 `no_rdap_service` when the TLD has ' +
           'no RDAP server; 503 `upstream_unavailable` when the registry times out, throttles or fails ' +
           '(not counted against the quota).',
         tags: ['whois'],
         params: Type.Object({ name: Type.String({ maxLength: 512, description: 'Domain name (IDN allowed)' }) }),
+        querystring: Type.Object({
+          raw: Type.Optional(
+            Type.Union([Type.Literal('1'), Type.Literal('0'), Type.Literal('true'), Type.Literal('false')], {
+              description: 'raw=1 adds the RDAP documents of the registry and the registrar as sent',
+            }),
+          ),
+        }),
         response: {
           200: Envelope(WhoisRecordSchema),
           ...keyedErrorResponses,
@@ -100,10 +68,12 @@ export default async function whoisRoute(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const { name } = normalizeDomain((request.params as { name: string }).name);
-      const lookup = await app.ctx.rdap.lookupDomain(name);
-      lookups.inc({ outcome: lookup.kind === 'unknown' ? lookup.reason : lookup.kind });
-      if (lookup.kind !== 'found') throw lookupError(name, lookup);
-      return ok(request, lookup.record);
+      const { raw } = request.query as { raw?: string };
+      const answer = await app.ctx.whois.lookup(name);
+      lookups.inc({ outcome: answer.kind === 'unknown' ? answer.reason : answer.kind });
+      if (answer.kind !== 'found') throw lookupError(name, answer);
+      const withRaw = raw === '1' || raw === 'true';
+      return ok(request, { ...answer.record, cached: answer.cached, ...(withRaw ? { raw: answer.raw } : {}) });
     },
   );
 }
