@@ -89,15 +89,20 @@ export class FeedIndex {
   page(filters: FeedFilters, page: FeedPage, now: number, knownTotal?: number): { domains: string[]; total: number } {
     const matches = compileFeedMatcher(this.columns, filters, now);
     const size = this.columns.size;
-    const total = knownTotal ?? countMatches(size, matches);
+    // Without a known total, one scan counts the matches and keeps the first few of them.
+    const scanned = knownTotal === undefined ? scan(size, matches) : null;
+    const total = scanned ? scanned.total : knownTotal!;
     const wanted = Math.min(page.offset + page.limit, total);
     if (wanted <= page.offset) return { domains: [], total };
     let rows: ArrayLike<number>;
     if (total <= COLLECT_UP_TO && (wanted * size) / total > size / 4) {
-      // Few, scattered matches: collect them in one sequential scan and sort just those.
-      const found = new Uint32Array(total);
-      let n = 0;
-      for (let i = 0; i < size && n < total; i++) if (matches(i)) found[n++] = i;
+      // Few, scattered matches (walking the sort order would visit most rows): sort just those.
+      let found = scanned?.found;
+      if (!found) {
+        found = new Uint32Array(total);
+        let n = 0;
+        for (let i = 0; i < size && n < total; i++) if (matches(i)) found[n++] = i;
+      }
       found.sort(this.#compare[page.sort]);
       rows = found.subarray(page.offset, wanted);
     } else {
@@ -123,6 +128,18 @@ function ascendingNullsLast(x: number, y: number): number {
   const yMissing = Number.isNaN(y);
   if (xMissing || yMissing) return Number(xMissing) - Number(yMissing);
   return x - y;
+}
+
+/** Counts the matches; keeps them all when there are at most COLLECT_UP_TO. */
+function scan(size: number, matches: FeedRowMatcher): { total: number; found: Uint32Array | null } {
+  const kept = new Uint32Array(COLLECT_UP_TO);
+  let total = 0;
+  for (let i = 0; i < size; i++) {
+    if (!matches(i)) continue;
+    if (total < COLLECT_UP_TO) kept[total] = i;
+    total++;
+  }
+  return { total, found: total <= COLLECT_UP_TO ? kept.subarray(0, total) : null };
 }
 
 function countMatches(size: number, matches: FeedRowMatcher): number {
