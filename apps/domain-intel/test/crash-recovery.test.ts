@@ -56,13 +56,7 @@ for (const target of databaseTargets()) {
 
     it('a daily job whose lease holder was killed mid-run is re-run once its short lease lapses', async () => {
       const holder = spawn(process.execPath, tsxArgs('hold-daily-lease.ts'), {
-        env: {
-          PATH: process.env.PATH,
-          DATA_DIR: t.config.DATA_DIR,
-          JOB_LEASE_SECONDS: '5',
-          ...(t.config.DATABASE_URL ? { DATABASE_URL: t.config.DATABASE_URL } : {}),
-          ...(t.app.ctx.database.postgresSchema ? { POSTGRES_SCHEMA: t.app.ctx.database.postgresSchema } : {}),
-        },
+        env: { ...childEnv(t), JOB_LEASE_SECONDS: '5' },
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       try {
@@ -88,7 +82,70 @@ for (const target of databaseTargets()) {
         holder.kill('SIGKILL');
       }
     });
+
+    it('a zone diff whose process is killed mid-apply completes on the next run with every transition once', async () => {
+      const names = 200_000;
+      const applier = spawn(process.execPath, tsxArgs('apply-zone-diff.ts'), {
+        env: { ...childEnv(t), NAMES: String(names) },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      try {
+        await waitForLine(applier, /^applied \d+/);
+        applier.kill('SIGKILL');
+        await once(applier, 'exit');
+      } finally {
+        applier.kill('SIGKILL');
+      }
+      const db = t.app.ctx.database.db;
+      const countTransitions = async () =>
+        Number(
+          (
+            await db
+              .selectFrom('domain_transitions')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .where('domain', 'like', 'crash%')
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      const before = await countTransitions();
+      assert.ok(before > 0 && before < names, `the killed run wrote part of the diff (${before})`);
+      assert.equal(before % 5000, 0, 'whole chunks only: a chunk is one transaction');
+
+      async function* removals() {
+        for (let i = 0; i < names; i++)
+          yield { name: `crash${String(i).padStart(6, '0')}.com`, change: 'removed' as const };
+      }
+      const diff = { tld: 'com', fromDate: '2026-03-12', toDate: '2026-03-13' };
+      const resumed = await t.app.ctx.lifecycle.applyZoneDiff({ ...diff, changes: removals() });
+      assert.equal(resumed.status, 'applied');
+      assert.equal(resumed.transitions, names - before);
+      assert.equal(await countTransitions(), names);
+      const rows = await db
+        .selectFrom('feed_domains')
+        .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('domain', 'like', 'crash%')
+        .groupBy('status')
+        .execute();
+      assert.deepEqual(
+        rows.map((row) => [row.status, Number(row.n)]),
+        [['left-zone', names]],
+      );
+      assert.equal(
+        (await t.app.ctx.lifecycle.applyZoneDiff({ ...diff, changes: removals() })).status,
+        'already_applied',
+      );
+    });
   });
+}
+
+/** The environment a child process needs to open this test's database and DATA_DIR. */
+function childEnv(t: TestApp): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    DATA_DIR: t.config.DATA_DIR,
+    ...(t.config.DATABASE_URL ? { DATABASE_URL: t.config.DATABASE_URL } : {}),
+    ...(t.app.ctx.database.postgresSchema ? { POSTGRES_SCHEMA: t.app.ctx.database.postgresSchema } : {}),
+  };
 }
 
 async function waitForLine(child: ChildProcess, pattern: RegExp): Promise<string> {

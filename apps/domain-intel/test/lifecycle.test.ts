@@ -140,14 +140,14 @@ for (const target of databaseTargets()) {
     });
 
     it('applies a zone diff once: a re-run is a no-op and an interrupted run completes without duplicates', async () => {
-      const names = Array.from({ length: 1_200 }, (_, i) => `bulk${String(i).padStart(4, '0')}.com`);
+      const names = Array.from({ length: 12_000 }, (_, i) => `bulk${String(i).padStart(5, '0')}.com`);
       const removals = () => changes(...names.map((name) => [name, 'removed'] as [string, 'removed']));
 
-      // Interrupted after the first chunk of 500: the source fails mid-stream.
+      // Interrupted after the first chunk of 5,000: the source fails mid-stream.
       async function* failing() {
         let count = 0;
         for await (const change of removals()) {
-          if (++count > 700) throw new Error('connection reset');
+          if (++count > 7_000) throw new Error('connection reset');
           yield change;
         }
       }
@@ -162,8 +162,8 @@ for (const target of databaseTargets()) {
         changes: removals(),
       });
       assert.equal(resumed.status, 'applied');
-      assert.equal(resumed.removed, 1_200);
-      assert.equal(resumed.transitions, 700);
+      assert.equal(resumed.removed, 12_000);
+      assert.equal(resumed.transitions, 7_000);
 
       const again = await lifecycle.applyZoneDiff({
         tld: 'com',
@@ -178,7 +178,7 @@ for (const target of databaseTargets()) {
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('domain', 'like', 'bulk%')
         .executeTakeFirstOrThrow();
-      assert.equal(Number(counted.n), 1_200);
+      assert.equal(Number(counted.n), 12_000);
     });
 
     it('starts no lookup once the run is out of time, and counts no failure for it', async () => {

@@ -16,6 +16,8 @@ const HOUR = 3_600_000;
 const METRICS_REFRESH_MS = 7 * 24 * HOUR;
 /** Labels per alt-TLD pass: bounds memory whatever the size of the feed. */
 const ALT_TLD_CHUNK = 200_000;
+/** Domains per `UPDATE … WHERE domain IN (…)` of the alt-TLD refresh. */
+const ALT_TLD_ROWS_PER_STATEMENT = 5000;
 
 export interface EnrichmentSources {
   wayback: WaybackClient;
@@ -136,14 +138,28 @@ export class EnrichmentService {
       const labels = [...new Set(rows.map((row) => row.label))];
       const demand = await registeredElsewhere(this.snapshots, this.trackedTlds, labels);
       const now = this.clock.now();
+      // Set-based: one UPDATE per distinct outcome (most rows share a handful, e.g. "none").
+      const byOutcome = new Map<string, string[]>();
+      for (const row of rows) {
+        const others = (demand.get(row.label) ?? []).filter((tld) => tld !== row.tld).join(',');
+        const domains = byOutcome.get(others);
+        if (domains) domains.push(row.domain);
+        else byOutcome.set(others, [row.domain]);
+      }
       await this.db.transaction().execute(async (trx) => {
-        for (const row of rows) {
-          const others = (demand.get(row.label) ?? []).filter((tld) => tld !== row.tld);
-          await trx
-            .updateTable('feed_domains')
-            .set({ alt_tld_count: others.length, alt_tlds: others.join(','), alt_tlds_date: latest, updated_at: now })
-            .where('domain', '=', row.domain)
-            .execute();
+        for (const [others, domains] of byOutcome) {
+          for (let start = 0; start < domains.length; start += ALT_TLD_ROWS_PER_STATEMENT) {
+            await trx
+              .updateTable('feed_domains')
+              .set({
+                alt_tld_count: others === '' ? 0 : others.split(',').length,
+                alt_tlds: others,
+                alt_tlds_date: latest,
+                updated_at: now,
+              })
+              .where('domain', 'in', domains.slice(start, start + ALT_TLD_ROWS_PER_STATEMENT))
+              .execute();
+          }
         }
       });
       updated += rows.length;

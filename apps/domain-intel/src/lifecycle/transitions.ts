@@ -15,19 +15,31 @@ export interface TransitionRecord {
 
 /** Appends a transition to the history; a repeat of the same evidence is ignored. */
 export async function recordTransition(db: Kysely<DB>, transition: TransitionRecord): Promise<void> {
-  await db
-    .insertInto('domain_transitions')
-    .values({
-      domain: transition.domain,
-      from_status: transition.from,
-      to_status: transition.to,
-      at: transition.at,
-      evidence: transition.evidence,
-      evidence_key: transition.evidenceKey,
-      detail: JSON.stringify(transition.detail),
-    })
-    .onConflict((conflict) => conflict.columns(['domain', 'to_status', 'evidence_key']).doNothing())
-    .execute();
+  await recordTransitions(db, [transition]);
+}
+
+/** Rows per INSERT: 7 parameters each stays well under SQLite's and Postgres' parameter limits. */
+const TRANSITIONS_PER_STATEMENT = 2000;
+
+/** Appends many transitions with a few multi-row statements; repeats of the same evidence are ignored. */
+export async function recordTransitions(db: Kysely<DB>, transitions: readonly TransitionRecord[]): Promise<void> {
+  for (let start = 0; start < transitions.length; start += TRANSITIONS_PER_STATEMENT) {
+    await db
+      .insertInto('domain_transitions')
+      .values(
+        transitions.slice(start, start + TRANSITIONS_PER_STATEMENT).map((transition) => ({
+          domain: transition.domain,
+          from_status: transition.from,
+          to_status: transition.to,
+          at: transition.at,
+          evidence: transition.evidence,
+          evidence_key: transition.evidenceKey,
+          detail: JSON.stringify(transition.detail),
+        })),
+      )
+      .onConflict((conflict) => conflict.columns(['domain', 'to_status', 'evidence_key']).doNothing())
+      .execute();
+  }
 }
 
 /**
