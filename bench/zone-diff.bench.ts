@@ -7,17 +7,15 @@
  * The merge runs in a child process so its peak RSS is its own (must not grow with the zone).
  */
 import { execFile } from 'node:child_process';
-import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { createGzip } from 'node:zlib';
 import { FileSnapshotStore } from '../apps/domain-intel/src/zones/file-snapshot-store.ts';
 import { diffSnapshots } from '../apps/domain-intel/src/zones/snapshot-diff.ts';
 import { report } from './lib/harness.ts';
+import { writeSnapshotPair } from './lib/synthetic-snapshots.ts';
 
 const run = promisify(execFile);
 const OLDER = '2026-03-09';
@@ -38,7 +36,12 @@ async function main(): Promise<void> {
   for (const size of sizes) {
     const root = mkdtempSync(path.join(tmpdir(), 'zone-diff-bench-'));
     try {
-      const expectedChanges = await writeSnapshots(root, size);
+      const { changes: expectedChanges } = await writeSnapshotPair(path.join(root, 'com'), {
+        size,
+        churn: CHURN,
+        older: OLDER,
+        newer: NEWER,
+      });
       const older = path.join(root, 'com', `${OLDER}.txt.gz`);
       const newer = path.join(root, 'com', `${NEWER}.txt.gz`);
       const runs = size > 5_000_000 ? 1 : 3;
@@ -106,66 +109,6 @@ async function timeShell(command: string): Promise<number> {
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
-/**
- * Writes both days' snapshots and returns how many changes separate them. Names come out in
- * byte order by construction: a unique fixed-width prefix (the index in base 26), then a
- * random tail of zone-like characters. Removed names are skipped on day two; an added name
- * extends its neighbour (`prefix+tail+"0"`) so it sorts right after it.
- */
-async function writeSnapshots(root: string, size: number): Promise<number> {
-  let changes = 0;
-  const day = (newer: boolean) =>
-    Readable.from(
-      (function* () {
-        const random = mulberry32(size);
-        const batch: string[] = [];
-        for (let i = 0; i < size; i++) {
-          const name = `${prefix(i)}${tail(random)}`;
-          const roll = random();
-          const removed = roll < CHURN;
-          const added = roll > 1 - CHURN;
-          if (newer && (removed || added)) changes++;
-          if (!(newer && removed)) batch.push(`${name}.com`);
-          if (newer && added) batch.push(`${name}0.com`);
-          if (batch.length >= 8192) yield `${batch.splice(0).join('\n')}\n`;
-        }
-        if (batch.length > 0) yield `${batch.join('\n')}\n`;
-      })(),
-    );
-  const write = (date: string, newer: boolean) =>
-    pipeline(day(newer), createGzip(), createWriteStream(path.join(root, 'com', `${date}.txt.gz`)));
-  mkdirSync(path.join(root, 'com'), { recursive: true });
-  await Promise.all([write(OLDER, false), write(NEWER, true)]);
-  return changes;
-}
-
-const ALPHABET = 'abcdefghijklmnopqrstuvwxyz';
-const TAIL = 'etaoinshrdlcumwfgypbvkjxqz0123456789-';
-
-function prefix(index: number): string {
-  let text = '';
-  for (let rest = index, digit = 0; digit < 6; digit++, rest = Math.floor(rest / 26)) {
-    text = ALPHABET[rest % 26] + text;
-  }
-  return text;
-}
-
-function tail(random: () => number): string {
-  const length = Math.floor(random() * 12);
-  let text = '';
-  for (let i = 0; i < length; i++) text += TAIL[Math.floor(random() * TAIL.length)];
-  return text;
-}
-
-function mulberry32(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 if (process.argv[2] === '--merge') {
   // Child mode: one diff, timed, with the kernel's peak RSS of this process.
