@@ -95,7 +95,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   });
   const quotaStore = redis ? new RedisQuotaStore(redis) : new SqlQuotaStore(database.db);
   const reportBackgroundError = throttledWarnings();
-  const rdap = createRdapEngine(config, clock, reportBackgroundError);
+  const rdap = createRdapEngine(config, clock, reportBackgroundError, redis);
   const availability = createAvailabilityService(config, {
     rdap,
     redis,

@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Clock } from '@repo/server-kit';
+import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
 import { RdapBootstrap } from './bootstrap.ts';
 import { HttpRdapClient } from './client.ts';
 import { RdapHttp } from './http.ts';
+import { SharedHostLimits } from './shared-host-limits.ts';
 import type { RdapClient } from './types.ts';
 
 export interface RdapEngine extends RdapClient {
@@ -12,7 +14,12 @@ export interface RdapEngine extends RdapClient {
 }
 
 /** The RDAP client of a process, built from configuration; `close()` releases its pools and timers. */
-export function createRdapEngine(config: Config, clock: Clock, onError: (error: unknown) => void): RdapEngine {
+export function createRdapEngine(
+  config: Config,
+  clock: Clock,
+  onError: (error: unknown) => void,
+  redis?: Redis,
+): RdapEngine {
   const http = new RdapHttp({
     allowInsecure: config.RDAP_ALLOW_INSECURE,
     connectTimeoutMs: config.RDAP_CONNECT_TIMEOUT_MS,
@@ -29,6 +36,8 @@ export function createRdapEngine(config: Config, clock: Clock, onError: (error: 
       resetTimeoutMs: config.RDAP_BREAKER_RESET_MS,
     },
     userAgent: 'domain-intel/1.0 (+RDAP client)',
+    // With Redis, every API instance and worker shares each registry's rate and pauses.
+    ...(redis ? { shared: new SharedHostLimits(redis, { ratePerSecond: config.RDAP_HOST_RATE_PER_SECOND }) } : {}),
   });
   const bootstrap = new RdapBootstrap({
     source: config.RDAP_BOOTSTRAP_URL,

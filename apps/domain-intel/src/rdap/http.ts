@@ -4,6 +4,7 @@ import CircuitBreaker from 'opossum';
 import PQueue from 'p-queue';
 import { Agent, request } from 'undici';
 import { type AddressPolicy, assertAllowedUrl, BlockedAddressError, guardedLookup } from './address-guard.ts';
+import type { SharedHostLimits } from './shared-host-limits.ts';
 import { type FetchFailureReason, isCallerSideFailure, parseRetryAfter, UpstreamFailure } from './upstream-failure.ts';
 
 export interface RdapHttpOptions extends AddressPolicy {
@@ -24,6 +25,12 @@ export interface RdapHttpOptions extends AddressPolicy {
   maxCoolDownMs: number;
   breaker: { errorThresholdPercentage: number; volumeThreshold: number; resetTimeoutMs: number };
   userAgent: string;
+  /**
+   * Limits shared with every other process through Redis (set when REDIS_URL is): each
+   * request also takes a slot of the host's shared rate, and a 429 or an opening circuit
+   * pauses the host for all processes.
+   */
+  shared?: SharedHostLimits;
 }
 
 export type FetchOutcome =
@@ -122,14 +129,19 @@ export class RdapHttp {
     try {
       for (let attempt = 0; ; attempt++) {
         await this.#waitForCoolDown(lane, deadline);
-        const exchange = await lane.queue.add(() => lane.breaker.fire(() => this.#exchange(target, deadlineSignal)), {
-          signal: deadlineSignal,
-        });
+        const exchange = await lane.queue.add(
+          async () => {
+            await this.#options.shared?.acquire(target.host, deadline);
+            return lane.breaker.fire(() => this.#exchange(target, deadlineSignal));
+          },
+          { signal: deadlineSignal },
+        );
         if (exchange.status === 200) return { kind: 'ok', url, body: exchange.body };
         if (exchange.status === 404) return { kind: 'not_found', url };
         if (exchange.status === 'redirect') return { kind: 'redirect', location: exchange.location };
         const coolDown = Math.min(exchange.retryAfterMs, this.#options.maxCoolDownMs);
         lane.coolDownUntil = Math.max(lane.coolDownUntil, Date.now() + coolDown);
+        await this.#pauseShared(target.host, coolDown);
         if (attempt >= this.#options.maxRetries) {
           throw new UpstreamFailure('rate_limited', `${target.host} answered 429 Too Many Requests.`);
         }
@@ -172,9 +184,16 @@ export class RdapHttp {
         }),
         coolDownUntil: 0,
       };
+      // A circuit that opens here pauses the host for the other processes too.
+      lane.breaker.on('open', () => void this.#pauseShared(host, breaker.resetTimeoutMs));
       this.#lanes.set(host, lane);
     }
     return lane;
+  }
+
+  /** A failure to reach Redis must not fail the lookup: the local limits still hold. */
+  async #pauseShared(host: string, ms: number): Promise<void> {
+    await this.#options.shared?.pause(host, ms).catch(() => {});
   }
 
   /** Honours a host's last `Retry-After` for every request to it, or gives up when it is too long. */

@@ -1,0 +1,31 @@
+// A separate process for the shared-limit test: one RdapHttp, as an API instance or worker
+// builds it, sharing its per-host limits through Redis, fires COUNT lookups at TARGET at once
+// and prints how many got an answer. Env: REDIS_URL, KEY_PREFIX, TARGET, RATE, COUNT.
+import { createRedis } from '@repo/server-kit';
+import { RdapHttp } from '../../src/rdap/http.ts';
+import { SharedHostLimits } from '../../src/rdap/shared-host-limits.ts';
+
+const redis = createRedis({ url: process.env.REDIS_URL!, keyPrefix: process.env.KEY_PREFIX! });
+const rate = Number(process.env.RATE);
+const http = new RdapHttp({
+  allowInsecure: true,
+  connectTimeoutMs: 5_000,
+  requestTimeoutMs: 10_000,
+  maxResponseBytes: 1 << 20,
+  hostConcurrency: 8,
+  hostRatePerSecond: rate,
+  maxRetries: 0,
+  maxRetryWaitMs: 0,
+  maxCoolDownMs: 60_000,
+  breaker: { errorThresholdPercentage: 50, volumeThreshold: 1000, resetTimeoutMs: 30_000 },
+  userAgent: 'shared-limit-test',
+  shared: new SharedHostLimits(redis, { ratePerSecond: rate }),
+});
+const outcomes = await Promise.all(
+  Array.from({ length: Number(process.env.COUNT) }, (_, i) =>
+    http.getJson(`${process.env.TARGET}/domain/name${i}.com`, 120_000),
+  ),
+);
+process.stdout.write(`${JSON.stringify({ ok: outcomes.filter((outcome) => outcome.kind === 'ok').length })}\n`);
+await http.close();
+redis.disconnect();
