@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { AppError } from '@repo/server-kit';
 import { databaseTargets } from '@repo/server-kit/testing';
 import type { FastifyInstance } from 'fastify';
+import { appError } from '../src/error-catalogue.ts';
 import { ok } from '../src/http/envelope.ts';
 import { bearer, createTestApp, quotaStoreVariants, type TestApp } from './helpers.ts';
 
@@ -13,10 +13,10 @@ async function probeRoutes(v1: FastifyInstance) {
     throw new Error('boom');
   });
   v1.get('/test/upstream-down', async () => {
-    throw new AppError(503, 'upstream_unavailable', 'The upstream is down.');
+    throw appError('upstream_unavailable', 'The upstream is down.');
   });
   v1.get('/test/bad-input', async () => {
-    throw new AppError(400, 'invalid_request', 'Bad input.');
+    throw appError('invalid_request', 'Bad input.');
   });
 }
 

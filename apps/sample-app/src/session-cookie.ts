@@ -1,5 +1,5 @@
-import { AppError } from '@repo/server-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { appError } from './error-catalogue.ts';
 import type { Session } from './sessions.ts';
 
 export const SESSION_COOKIE = 'sample_app_session';
@@ -33,7 +33,7 @@ export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, s
 export function requireSession(request: FastifyRequest): Session {
   const session = request.server.sample.sessions.get(request.cookies[SESSION_COOKIE]);
   if (!session) {
-    throw new AppError(401, 'session_ended', 'Your session with this app has ended or was never started.');
+    throw appError('session_ended', 'Your session with this app has ended or was never started.');
   }
   return session;
 }

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, isAppError } from './errors.ts';
+import { type FrameworkErrorCode, frameworkErrors } from './error-catalogue.ts';
+import { isAppError } from './errors.ts';
 
 /** What the caller is told: always one of these, whatever went wrong. */
 export interface PublicError {
@@ -13,7 +14,7 @@ export interface PublicError {
 export type ErrorRenderer = (error: PublicError, request: FastifyRequest, reply: FastifyReply) => unknown;
 
 /** Maps Fastify's own client errors (bad JSON, too large, wrong content type …) to codes. */
-const FASTIFY_CLIENT_ERRORS: Record<string, { code: string; message?: string }> = {
+const FASTIFY_CLIENT_ERRORS: Record<string, { code: FrameworkErrorCode; message?: string }> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'unsupported_media_type' },
   FST_ERR_CTP_BODY_TOO_LARGE: { code: 'payload_too_large' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'invalid_body', message: 'The JSON body is empty.' },
@@ -28,28 +29,37 @@ const FASTIFY_CLIENT_ERRORS: Record<string, { code: string; message?: string }> 
   FST_FIELDS_LIMIT: { code: 'payload_too_large', message: 'Too many fields in one request.' },
 };
 
+/** A Fastify 4xx we have no mapping for keeps a code of its status where the catalogue has one. */
+const CODE_BY_STATUS: Record<number, FrameworkErrorCode> = {
+  404: 'not_found',
+  405: 'method_not_allowed',
+  408: 'request_timeout',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+  431: 'request_too_large',
+};
+
+/** A public error of one of the codes server-kit answers itself, its status from the catalogue. */
+export function frameworkError(code: FrameworkErrorCode, message: string): PublicError {
+  return { status: frameworkErrors.entry(code).status, code, message };
+}
+
 export function toPublicError(error: unknown): PublicError {
   if (isAppError(error)) {
     return { status: error.status, code: error.code, message: error.message, details: error.details };
   }
   const fastifyError = error as FastifyError & { validation?: unknown[]; validationContext?: string };
-  if (fastifyError?.validation) {
-    return {
-      status: 400,
-      code: 'invalid_request',
-      message: describeValidation(fastifyError),
-    };
-  }
+  if (fastifyError?.validation) return frameworkError('invalid_request', describeValidation(fastifyError));
   const status = fastifyError?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     const known = fastifyError.code ? FASTIFY_CLIENT_ERRORS[fastifyError.code] : undefined;
-    return {
-      status,
-      code: known?.code ?? (status === 404 ? 'not_found' : status === 429 ? 'rate_limited' : 'invalid_request'),
-      message: known?.message ?? fastifyError.message,
-    };
+    return frameworkError(
+      known?.code ?? CODE_BY_STATUS[status] ?? 'invalid_request',
+      known?.message ?? fastifyError.message,
+    );
   }
-  return { status: 500, code: 'internal_error', message: 'An internal error occurred. It has been logged.' };
+  return frameworkError('internal_error', 'An internal error occurred. It has been logged.');
 }
 
 function describeValidation(error: FastifyError & { validationContext?: string }): string {
@@ -103,13 +113,7 @@ export function installErrorHandling(
 
 function installNotFound(app: FastifyInstance, render: ErrorRenderer): void {
   app.setNotFoundHandler((request, reply) => {
-    const publicError = {
-      status: 404,
-      code: 'not_found',
-      message: `No route ${request.method} ${request.url.split('?')[0]}.`,
-    };
-    reply.status(404).send(render(publicError, request, reply));
+    const publicError = frameworkError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`);
+    reply.status(publicError.status).send(render(publicError, request, reply));
   });
 }
-
-export { AppError };

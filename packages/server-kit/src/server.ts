@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import closeWithGrace from 'close-with-grace';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
-import type { PublicError } from './error-handler.ts';
+import { frameworkError, type PublicError } from './error-handler.ts';
 import { loggerOptions } from './logger.ts';
 import { genReqId } from './request-id.ts';
 
@@ -28,18 +28,21 @@ export interface ServerOptions {
 
 /** Node's own client errors, by its error code: what the caller is told. */
 const CLIENT_ERRORS: Record<string, PublicError> = {
-  ERR_HTTP_REQUEST_TIMEOUT: {
-    status: 408,
-    code: 'request_timeout',
-    message: 'The request was not received in time; send the whole body without pausing.',
-  },
-  HPE_HEADER_OVERFLOW: {
-    status: 431,
-    code: 'request_too_large',
-    message: 'The request line and headers are larger than 16 KB; send long values in a POST body.',
-  },
+  ERR_HTTP_REQUEST_TIMEOUT: frameworkError(
+    'request_timeout',
+    'The request was not received in time; send the whole body without pausing.',
+  ),
+  HPE_HEADER_OVERFLOW: frameworkError(
+    'request_too_large',
+    'The request line and headers are larger than 16 KB; send long values in a POST body.',
+  ),
+  // llhttp refuses bytes a URL may not hold, such as an unencoded ü.
+  HPE_INVALID_URL: frameworkError(
+    'invalid_url',
+    'The URL holds characters a URL may not hold; percent-encode it (münchen.de as m%C3%BCnchen.de).',
+  ),
 };
-const MALFORMED_REQUEST: PublicError = { status: 400, code: 'invalid_request', message: 'The request is malformed.' };
+const MALFORMED_REQUEST = frameworkError('invalid_request', 'The request is malformed.');
 
 /**
  * Answers a client error on the raw socket, as Fastify's default handler does, but with the

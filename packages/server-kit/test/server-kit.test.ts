@@ -3,9 +3,9 @@ import type { IncomingMessage } from 'node:http';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
 import {
-  AppError,
   baseEnvSchema,
   ConfigError,
+  defineErrorCatalogue,
   genReqId,
   loadConfig,
   nextUtcMidnight,
@@ -29,7 +29,8 @@ describe('redactUrl', () => {
 
 describe('toPublicError', () => {
   it('shows what an AppError says', () => {
-    const error = new AppError(409, 'email_taken', 'Taken.', { details: { email: 'a@b.co' } });
+    const catalogue = defineErrorCatalogue({ email_taken: { status: 409, meaning: 'Taken.', action: 'Sign in.' } });
+    const error = catalogue.appError('email_taken', 'Taken.', { details: { email: 'a@b.co' } });
     assert.deepEqual(toPublicError(error), {
       status: 409,
       code: 'email_taken',

@@ -1,5 +1,6 @@
-import { AppError, type Clock, hashSecret } from '@repo/server-kit';
+import { type Clock, hashSecret } from '@repo/server-kit';
 import { LRUCache } from 'lru-cache';
+import { appError } from '../error-catalogue.ts';
 import type { AccountsRepository, KeyOwnerRow } from './accounts-repository.ts';
 import { generateApiKey, isWellFormedApiKey } from './api-keys.ts';
 import { addUtcMonths, type EffectiveSubscription, effectiveSubscription } from './billing.ts';
@@ -47,7 +48,7 @@ export interface BilledSubscription {
 }
 
 const unauthorized = (code: 'missing_key' | 'invalid_key' | 'key_revoked', message: string) =>
-  new AppError(401, code, message, {
+  appError(code, message, {
     headers: { 'WWW-Authenticate': `Bearer realm="domain-intel", error="invalid_token"` },
   });
 
@@ -80,7 +81,7 @@ export class AccountsService {
     const email = normalizeEmail(input.email);
     const plan = PLANS[input.plan ?? 'free'];
     if (await this.repository.findAccountByEmail(email)) {
-      throw new AppError(409, 'email_taken', `An account with ${email} already exists; use the key issued for it.`);
+      throw appError('email_taken', `An account with ${email} already exists; use the key issued for it.`);
     }
     const now = this.clock.now();
     const accountId = newId('acc');
@@ -92,7 +93,7 @@ export class AccountsService {
     } catch (error) {
       // Two sign-ups with one address at the same moment: the unique index decides.
       if (await this.repository.findAccountByEmail(email)) {
-        throw new AppError(409, 'email_taken', `An account with ${email} already exists.`, { cause: error });
+        throw appError('email_taken', `An account with ${email} already exists.`, { cause: error });
       }
       throw error;
     }
@@ -102,7 +103,7 @@ export class AccountsService {
 
   async summary(emailInput: string): Promise<AccountSummary> {
     const summary = await this.findSummary(emailInput);
-    if (!summary) throw new AppError(404, 'account_not_found', `No account with ${normalizeEmail(emailInput)}.`);
+    if (!summary) throw appError('account_not_found', `No account with ${normalizeEmail(emailInput)}.`);
     return summary;
   }
 
@@ -160,7 +161,7 @@ export class AccountsService {
    */
   async applyBilledSubscription(accountId: string, billed: BilledSubscription): Promise<PlanChange | undefined> {
     const before = await this.findSummaryById(accountId);
-    if (!before) throw new AppError(404, 'account_not_found', `No account ${accountId}.`);
+    if (!before) throw appError('account_not_found', `No account ${accountId}.`);
     this.#forgetAccount(accountId);
     await this.repository.updateSubscription(accountId, {
       plan: billed.plan,
@@ -217,14 +218,14 @@ export class AccountsService {
     const key = await this.#ownedKey(email, keyId);
     this.#forgetAccount(key.account_id);
     if (!(await this.repository.revokeKey(key.id, this.clock.now()))) {
-      throw new AppError(409, 'key_already_revoked', `Key ${keyId} is already revoked.`);
+      throw appError('key_already_revoked', `Key ${keyId} is already revoked.`);
     }
   }
 
   /** A new key with the old one's name; the old one stops working at once. */
   async rotateKey(email: string, keyId: string): Promise<IssuedKey> {
     const key = await this.#ownedKey(email, keyId);
-    if (key.revoked_at !== null) throw new AppError(409, 'key_already_revoked', `Key ${keyId} is revoked.`);
+    if (key.revoked_at !== null) throw appError('key_already_revoked', `Key ${keyId} is revoked.`);
     const issued = await this.#issueKey(key.account_id, key.name);
     this.#forgetAccount(key.account_id);
     await this.repository.revokeKey(key.id, this.clock.now());
@@ -234,7 +235,7 @@ export class AccountsService {
   /** Upgrade or downgrade, effective now with a new billing period; clears a pending cancellation. */
   async setPlan(email: string, planId: string): Promise<AccountSummary> {
     if (!isPlanId(planId)) {
-      throw new AppError(400, 'invalid_plan', `Unknown plan "${planId}". Plans: ${PLAN_IDS.join(', ')}.`);
+      throw appError('invalid_plan', `Unknown plan "${planId}". Plans: ${PLAN_IDS.join(', ')}.`);
     }
     const before = await this.summary(email);
     const now = this.clock.now();
@@ -256,10 +257,10 @@ export class AccountsService {
     const summary = await this.summary(email);
     const plan = PLANS[summary.plan];
     if (!isPaid(plan)) {
-      throw new AppError(409, 'nothing_to_cancel', 'The Free plan has no subscription to cancel; it never expires.');
+      throw appError('nothing_to_cancel', 'The Free plan has no subscription to cancel; it never expires.');
     }
     if (summary.subscription.status !== 'active') {
-      throw new AppError(409, 'already_cancelled', 'This subscription is already cancelled.');
+      throw appError('already_cancelled', 'This subscription is already cancelled.');
     }
     const now = this.clock.now();
     this.#forgetAccount(summary.account_id);
@@ -327,7 +328,7 @@ export class AccountsService {
     const { account_id } = await this.summary(email);
     const key = await this.repository.findKey(keyId);
     if (!key || key.account_id !== account_id) {
-      throw new AppError(404, 'key_not_found', `No key ${keyId} on this account.`);
+      throw appError('key_not_found', `No key ${keyId} on this account.`);
     }
     return key;
   }

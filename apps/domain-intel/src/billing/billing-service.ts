@@ -1,8 +1,9 @@
-import { AppError, type Clock } from '@repo/server-kit';
+import type { Clock } from '@repo/server-kit';
 import type Stripe from 'stripe';
 import type { AccountSummary, AccountsService, BilledSubscription } from '../accounts/accounts-service.ts';
 import type { PlanChange } from '../accounts/plan-changes.ts';
 import { isPaid, PLANS, type PlanId } from '../accounts/plans.ts';
+import { appError } from '../error-catalogue.ts';
 import type { Mailer } from '../mail/index.ts';
 import type { BillingEvents } from './billing-events.ts';
 import { paymentFailedMail, subscriptionEndingMail } from './billing-mails.ts';
@@ -58,7 +59,7 @@ export class BillingService {
   priceOf(plan: PlanId): string {
     if (plan === 'starter') return this.deps.settings.prices.starter;
     if (plan === 'enterprise') return this.deps.settings.prices.enterprise;
-    throw new AppError(400, 'invalid_plan', 'Free needs no checkout; choose Starter or Enterprise.');
+    throw appError('invalid_plan', 'Free needs no checkout; choose Starter or Enterprise.');
   }
 
   planOfPrice(priceId: string): PlanId | undefined {
@@ -81,8 +82,7 @@ export class BillingService {
   async startCheckout(account: AccountSummary, plan: PlanId, urls: { success: string; cancel: string }) {
     const price = this.priceOf(plan);
     if (account.billing.subscriptionId && LIVE.has(account.billing.status ?? '')) {
-      throw new AppError(
-        409,
+      throw appError(
         'already_subscribed',
         'This account already has a subscription; change it under "Manage billing".',
       );
@@ -105,7 +105,7 @@ export class BillingService {
   /** A Customer Portal session (card, invoices, cancel, resume); returns its URL. */
   async openPortal(account: AccountSummary, returnUrl: string): Promise<string> {
     if (!account.billing.customerId) {
-      throw new AppError(409, 'no_billing_account', 'This account has not bought a plan through Stripe yet.');
+      throw appError('no_billing_account', 'This account has not bought a plan through Stripe yet.');
     }
     const session = await this.deps.stripe.billingPortal.sessions.create({
       customer: account.billing.customerId,
@@ -326,7 +326,6 @@ function describe(subscription: Stripe.Subscription, change: PlanChange | undefi
 }
 
 const invalidSignature = (detail: string) =>
-  new AppError(400, 'invalid_signature', `The webhook signature could not be verified: ${detail}`);
+  appError('invalid_signature', `The webhook signature could not be verified: ${detail}`);
 
-const checkoutNotFound = () =>
-  new AppError(404, 'checkout_not_found', 'No checkout session of this account with that id.');
+const checkoutNotFound = () => appError('checkout_not_found', 'No checkout session of this account with that id.');

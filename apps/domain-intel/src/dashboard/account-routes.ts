@@ -1,7 +1,8 @@
-import { AppError, isAppError, toPublicError } from '@repo/server-kit';
+import { isAppError, toPublicError } from '@repo/server-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IssuedKey } from '../accounts/accounts-service.ts';
 import { isPaid, PLAN_IDS, PLANS } from '../accounts/plans.ts';
+import { appError } from '../error-catalogue.ts';
 import type { DashboardSessions } from './session-store.ts';
 import { verifySignIn } from './sign-in.ts';
 import { renderSignIn, signInRateLimit, startSession } from './sign-in-page.ts';
@@ -116,7 +117,7 @@ export function accountRoutes(app: FastifyInstance, sessions: DashboardSessions)
     const viewer = await requireViewer(request, sessions, accounts);
     const name = (formOf(request).name ?? '').trim() || 'default';
     if (name.length > 64 || /[\p{Cc}]/u.test(name)) {
-      throw new AppError(400, 'invalid_key_name', 'A key name has at most 64 characters and no control characters.');
+      throw appError('invalid_key_name', 'A key name has at most 64 characters and no control characters.');
     }
     const issued = await accounts.createKey(viewer.account.email, name);
     return renderOverview(request, reply.status(201), viewer, { issued: { ...issued, action: 'created' } });

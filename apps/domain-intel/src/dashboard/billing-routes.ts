@@ -1,6 +1,6 @@
-import { AppError } from '@repo/server-kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isPlanId } from '../accounts/plans.ts';
+import { appError } from '../error-catalogue.ts';
 import type { DashboardSessions } from './session-store.ts';
 import { requireViewer } from './viewer.ts';
 
@@ -21,7 +21,7 @@ export function billingRoutes(app: FastifyInstance, sessions: DashboardSessions)
     const viewer = await requireViewer(request, sessions, accounts);
     const plan = (request.body as { plan?: string } | undefined)?.plan ?? '';
     if (!isPlanId(plan) || plan === 'free') {
-      throw new AppError(400, 'invalid_plan', 'Choose Starter or Enterprise.');
+      throw appError('invalid_plan', 'Choose Starter or Enterprise.');
     }
     const base = baseUrlOf(request, config.PUBLIC_URL);
     const url = await billing.startCheckout(viewer.account, plan, {

@@ -5,6 +5,7 @@ import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import { AppError, toPublicError } from '@repo/server-kit';
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { appError } from '../error-catalogue.ts';
 import { accountRoutes } from './account-routes.ts';
 import { assetRoutes } from './assets.ts';
 import { billingRoutes } from './billing-routes.ts';
@@ -32,15 +33,14 @@ export async function dashboardRoutes(app: FastifyInstance): Promise<void> {
     global: false,
     ...(redis ? { redis, nameSpace: 'dashboard-sign-in:' } : {}),
     errorResponseBuilder: (_request, context) =>
-      new AppError(429, 'rate_limited', `Too many sign-in attempts from this address. Try again in ${context.after}.`, {
+      appError('rate_limited', `Too many sign-in attempts from this address. Try again in ${context.after}.`, {
         headers: { 'Retry-After': String(Math.ceil(context.ttl / 1000)) },
       }),
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const known = CSRF_ERRORS.has(error.code)
-      ? new AppError(
-          403,
+      ? appError(
           'invalid_csrf_token',
           'This form has expired or was not sent from this site. Reload the page and try again.',
         )

@@ -1,12 +1,12 @@
-import { AppError } from '@repo/server-kit';
 import type { FastifyInstance } from 'fastify';
+import { appError } from '../error-catalogue.ts';
 import type { DashboardSessions } from './session-store.ts';
 import { SIGN_IN_LINK_MINUTES, type SignInLinks } from './sign-in-links.ts';
 import { renderSignIn, signInLinksEnabled, signInRateLimit, startSession } from './sign-in-page.ts';
 import { noStore } from './viewer.ts';
 
 const linkExpired = () =>
-  new AppError(400, 'sign_in_link_invalid', 'This sign-in link has expired or was already used. Ask for a new one.');
+  appError('sign_in_link_invalid', 'This sign-in link has expired or was already used. Ask for a new one.');
 
 /**
  * Sign-in without a key, for the embedded mode: the link is printed to the server log (there

@@ -1,10 +1,11 @@
-import { AppError, isAppError, textsEqual } from '@repo/server-kit';
+import { isAppError, textsEqual } from '@repo/server-kit';
 import type { AccountsService } from '../accounts/accounts-service.ts';
 import { normalizeEmail } from '../accounts/email.ts';
+import { appError } from '../error-catalogue.ts';
 
 /** One answer for every failure, so the form tells nobody which e-mails have accounts. */
 export const signInRefused = () =>
-  new AppError(401, 'sign_in_failed', 'That e-mail address and API key do not belong to one active account.');
+  appError('sign_in_failed', 'That e-mail address and API key do not belong to one active account.');
 
 /**
  * Signs in with an account's e-mail and one of its live API keys. The key is checked by the
@@ -17,7 +18,7 @@ export async function verifySignIn(
   input: { email?: unknown; key?: unknown },
 ): Promise<{ accountId: string; email: string }> {
   if (typeof input.email !== 'string' || typeof input.key !== 'string' || input.key.trim() === '') {
-    throw new AppError(400, 'invalid_request', 'Enter the e-mail address of your account and one of its API keys.');
+    throw appError('invalid_request', 'Enter the e-mail address of your account and one of its API keys.');
   }
   const email = normalizeEmail(input.email);
   const caller = await accounts.authenticate(`Bearer ${input.key.trim()}`).catch((error: unknown) => {

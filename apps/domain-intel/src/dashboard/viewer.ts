@@ -1,9 +1,9 @@
 import type { CookieSerializeOptions } from '@fastify/cookie';
-import { AppError } from '@repo/server-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountSummary, AccountsService } from '../accounts/accounts-service.ts';
 import type { Caller } from '../accounts/caller.ts';
 import { PLANS, type Plan } from '../accounts/plans.ts';
+import { appError } from '../error-catalogue.ts';
 import type { DashboardSessions } from './session-store.ts';
 
 export const SESSION_COOKIE = 'di_dashboard';
@@ -49,7 +49,7 @@ export async function requireViewer(
   accounts: AccountsService,
 ): Promise<DashboardViewer> {
   const viewer = await findViewer(request, sessions, accounts);
-  if (!viewer) throw new AppError(401, 'not_signed_in', 'Your dashboard session has ended. Sign in again.');
+  if (!viewer) throw appError('not_signed_in', 'Your dashboard session has ended. Sign in again.');
   return viewer;
 }
 

@@ -1,9 +1,9 @@
 import { isIP } from 'node:net';
 import { domainToASCII, domainToUnicode } from 'node:url';
-import { AppError } from '@repo/server-kit';
 import { idnHostname } from 'idn-hostname';
 import { LRUCache } from 'lru-cache';
 import { parse } from 'tldts';
+import { appError } from '../error-catalogue.ts';
 
 /** A registrable domain name in the one form every part of the service uses. */
 export interface NormalizedDomain {
@@ -167,7 +167,6 @@ function idna2008Error(ascii: string): string | null {
 /** Like {@link parseDomain}, but throws the 400 `AppError` a route returns as is. */
 export function normalizeDomain(raw: unknown): NormalizedDomain {
   const result = parseDomain(raw);
-  if (!result.ok)
-    throw new AppError(400, result.error.code, result.error.message, { details: { domain: result.input } });
+  if (!result.ok) throw appError(result.error.code, result.error.message, { details: { domain: result.input } });
   return result.domain;
 }

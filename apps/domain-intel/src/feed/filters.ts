@@ -1,4 +1,4 @@
-import { badRequest } from '@repo/server-kit';
+import { appError } from '../error-catalogue.ts';
 
 export const FEED_STATUSES = ['dropped', 'pending-delete', 'redemption', 'left-zone', 'any'] as const;
 export const FEED_SORTS = ['dropped_at', 'age', 'da', 'tf', 'alt_tld_count'] as const;
@@ -67,14 +67,19 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 // ISO 8601 date-time with an explicit offset (or Z), seconds and fraction optional.
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
-function integerParam(query: FeedQueryInput, name: string, min: number, max: number): number | null {
+/** The filter and paging parameters that take a whole number; each has its own `invalid_<name>` code. */
+type IntegerParameter = 'min_years' | 'min_da' | 'min_tf' | 'max_length' | 'min_alt_tlds' | 'limit' | 'offset';
+
+function integerParam(query: FeedQueryInput, name: IntegerParameter, min: number, max: number): number | null {
   const raw = query[name];
   if (raw === undefined) return null;
   if (!INTEGER.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw badRequest(`invalid_${name}`, `${name} must be a whole number from ${min} to ${max}; got "${raw}".`, {
-      parameter: name,
-      min,
-      max,
+    throw appError(`invalid_${name}`, `${name} must be a whole number from ${min} to ${max}; got "${raw}".`, {
+      details: {
+        parameter: name,
+        min,
+        max,
+      },
     });
   }
   return Number(raw);
@@ -89,33 +94,40 @@ function dateParam(query: FeedQueryInput, name: string): number | null {
   // Date.parse rolls 2026-02-30 over to March; a date that does not round-trip is not a date.
   const valid = !Number.isNaN(time) && (!DATE_ONLY.test(raw) || new Date(time).toISOString().startsWith(raw));
   if (!valid) {
-    throw badRequest(
+    throw appError(
       'invalid_date',
       `${name} must be an ISO date (2026-03-01) or date-time (2026-03-01T06:00:00Z); got "${raw}".`,
-      { parameter: name },
+      { details: { parameter: name } },
     );
   }
   return time;
 }
 
-function enumParam<T extends string>(query: FeedQueryInput, name: string, allowed: readonly T[], fallback: T): T {
+function enumParam<T extends string>(
+  query: FeedQueryInput,
+  name: 'status' | 'sort',
+  allowed: readonly T[],
+  fallback: T,
+): T {
   const raw = query[name];
   if (raw === undefined) return fallback;
   if (!(allowed as readonly string[]).includes(raw)) {
-    throw badRequest(`invalid_${name}`, `${name} must be one of ${allowed.join(', ')}; got "${raw}".`, {
-      parameter: name,
-      allowed,
+    throw appError(`invalid_${name}`, `${name} must be one of ${allowed.join(', ')}; got "${raw}".`, {
+      details: {
+        parameter: name,
+        allowed,
+      },
     });
   }
   return raw as T;
 }
 
 /** `true` (the default: allowed) or `false` (excluded); anything else is a 400. */
-function allowedParam(query: FeedQueryInput, name: string): false | null {
+function allowedParam(query: FeedQueryInput, name: 'hyphens' | 'digits'): false | null {
   const raw = query[name];
   if (raw === undefined || raw === 'true') return null;
   if (raw === 'false') return false;
-  throw badRequest(`invalid_${name}`, `${name} must be true or false; got "${raw}".`, { parameter: name });
+  throw appError(`invalid_${name}`, `${name} must be true or false; got "${raw}".`, { details: { parameter: name } });
 }
 
 const LABEL_TEXT = /^[a-z0-9-]{1,63}$/;
@@ -126,10 +138,10 @@ function containsParam(query: FeedQueryInput): string | null {
   if (raw === undefined) return null;
   const text = raw.trim().toLowerCase();
   if (!LABEL_TEXT.test(text)) {
-    throw badRequest(
+    throw appError(
       'invalid_contains',
       `contains must be 1-63 letters, digits or hyphens (plain text, no wildcards); got "${raw}".`,
-      { parameter: 'contains' },
+      { details: { parameter: 'contains' } },
     );
   }
   return text;
@@ -137,8 +149,8 @@ function containsParam(query: FeedQueryInput): string | null {
 
 function dateRange(after: number | null, before: number | null, afterName: string, beforeName: string): void {
   if (after !== null && before !== null && after >= before) {
-    throw badRequest('invalid_date_range', `${afterName} must be earlier than ${beforeName}.`, {
-      parameter: afterName,
+    throw appError('invalid_date_range', `${afterName} must be earlier than ${beforeName}.`, {
+      details: { parameter: afterName },
     });
   }
 }
@@ -148,14 +160,18 @@ function tldParam(query: FeedQueryInput, tracked: readonly string[]): string[] |
   if (raw === undefined) return null;
   const tlds = [...new Set(raw.split(',').map((tld) => tld.trim().toLowerCase().replace(/^\./, '')))];
   if (tlds.length === 0 || tlds.includes('')) {
-    throw badRequest('invalid_tld', 'tld must be a comma-separated list of TLDs, e.g. com,net.', { parameter: 'tld' });
+    throw appError('invalid_tld', 'tld must be a comma-separated list of TLDs, e.g. com,net.', {
+      details: { parameter: 'tld' },
+    });
   }
   const unknown = tlds.filter((tld) => !tracked.includes(tld));
   if (unknown.length > 0) {
-    throw badRequest('unknown_tld', `The feed does not track ${unknown.join(', ')}; tracked: ${tracked.join(', ')}.`, {
-      parameter: 'tld',
-      unknown,
-      tracked,
+    throw appError('unknown_tld', `The feed does not track ${unknown.join(', ')}; tracked: ${tracked.join(', ')}.`, {
+      details: {
+        parameter: 'tld',
+        unknown,
+        tracked,
+      },
     });
   }
   return tlds;
@@ -181,10 +197,10 @@ export function parseFeedFilters(query: FeedQueryInput, trackedTlds: readonly st
   dateRange(filters.droppedAfter, filters.droppedBefore, 'dropped_after', 'dropped_before');
   dateRange(filters.dropsAfter, filters.dropsBefore, 'drops_after', 'drops_before');
   if ((filters.dropsAfter !== null || filters.dropsBefore !== null) && filters.status !== 'pending-delete') {
-    throw badRequest(
+    throw appError(
       'drops_filter_needs_pending_delete',
       'drops_after and drops_before filter on the expected drop of pending-delete names; add status=pending-delete.',
-      { parameter: filters.dropsAfter !== null ? 'drops_after' : 'drops_before' },
+      { details: { parameter: filters.dropsAfter !== null ? 'drops_after' : 'drops_before' } },
     );
   }
   return filters;

@@ -5,11 +5,15 @@ import fastifyView from '@fastify/view';
 import { Eta } from 'eta';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { ERROR_CODES } from './error-codes.ts';
+import { errorCatalogue } from '../error-catalogue.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const viewsDir = path.join(here, '..', 'views');
 const siteCss = readFileSync(path.join(here, '..', 'assets', 'site.css'));
+
+/** The reference lists codes by status (client errors first), each status in the table's order. */
+const byStatus = <T extends { status: number }>(entries: readonly T[]) =>
+  [...entries].sort((a, b) => a.status - b.status);
 
 /** Server-rendered pages (eta templates, escaped by default) and their stylesheet. */
 export const pages = fp(
@@ -26,7 +30,7 @@ export const pages = fp(
     });
 
     app.get('/docs/errors', { schema: { hide: true } }, async (_request, reply) =>
-      reply.view('errors', { codes: ERROR_CODES }),
+      reply.view('errors', { codes: byStatus(errorCatalogue.entries) }),
     );
 
     app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs'));

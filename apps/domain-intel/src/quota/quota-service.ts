@@ -1,5 +1,6 @@
-import { AppError, type Clock, nextUtcMidnight, startOfUtcDay, utcDate } from '@repo/server-kit';
+import { type AppError, type Clock, nextUtcMidnight, startOfUtcDay, utcDate } from '@repo/server-kit';
 import type { Caller } from '../accounts/caller.ts';
+import { appError } from '../error-catalogue.ts';
 import { type DailyUsage, HISTORY_DAYS, type QuotaStore } from './quota-store.ts';
 
 const DAY_MS = 86_400_000;
@@ -64,8 +65,7 @@ export class QuotaService {
 
   quotaExceeded(status: QuotaStatus): AppError {
     const retryAfter = this.retryAfterSeconds();
-    return new AppError(
-      429,
+    return appError(
       'quota_exceeded',
       `The daily limit of ${status.limit} calls of your plan is used up. It resets at ${new Date(status.resetsAt).toISOString()}.`,
       {

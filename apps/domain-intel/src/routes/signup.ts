@@ -1,8 +1,9 @@
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import { Type } from '@fastify/type-provider-typebox';
-import { AppError, isAppError, toPublicError } from '@repo/server-kit';
+import { type AppError, isAppError, toPublicError } from '@repo/server-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { appError } from '../error-catalogue.ts';
 import { ok } from '../http/envelope.ts';
 import { Envelope } from '../http/schemas.ts';
 
@@ -32,7 +33,7 @@ export async function signupRoutes(app: FastifyInstance): Promise<void> {
     global: false,
     ...(redis ? { redis, nameSpace: 'signup-rate:' } : {}),
     errorResponseBuilder: (_request, context) =>
-      new AppError(429, 'rate_limited', `Too many sign-ups from this address. Try again in ${context.after}.`, {
+      appError('rate_limited', `Too many sign-ups from this address. Try again in ${context.after}.`, {
         headers: { 'Retry-After': String(Math.ceil(context.ttl / 1000)) },
       }),
   });

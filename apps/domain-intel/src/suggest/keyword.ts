@@ -1,5 +1,5 @@
-import { badRequest } from '@repo/server-kit';
 import { parseDomain } from '../domain/normalize.ts';
+import { appError } from '../error-catalogue.ts';
 
 /** What a caller's keyword means once normalised. */
 export interface Keyword {
@@ -22,10 +22,10 @@ const WORD_SEPARATOR = /[^\p{L}\p{M}\p{N}]+/u;
  */
 export function parseKeyword(raw: unknown): Keyword {
   if (typeof raw !== 'string' || raw.trim() === '') {
-    throw badRequest('keyword_required', 'Give a keyword, e.g. ?keyword=coffee%20shop.');
+    throw appError('keyword_required', 'Give a keyword, e.g. ?keyword=coffee%20shop.');
   }
   if ([...raw].length > MAX_KEYWORD_CHARACTERS) {
-    throw badRequest('keyword_too_long', `The keyword is longer than ${MAX_KEYWORD_CHARACTERS} characters.`);
+    throw appError('keyword_too_long', `The keyword is longer than ${MAX_KEYWORD_CHARACTERS} characters.`);
   }
   let text = raw.normalize('NFKC').trim().toLowerCase();
   let tldHint: string | undefined;
@@ -36,15 +36,15 @@ export function parseKeyword(raw: unknown): Keyword {
   }
   const words = text.split(WORD_SEPARATOR).filter(Boolean);
   if (words.length === 0) {
-    throw badRequest('keyword_unusable', `"${raw}" has no letters or digits a domain name could be made of.`);
+    throw appError('keyword_unusable', `"${raw}" has no letters or digits a domain name could be made of.`);
   }
   const joined = words.join('');
   const probe = parseDomain(`${joined}.com`);
   if (!probe.ok) {
     if (probe.error.code === 'label_too_long' || probe.error.code === 'domain_too_long') {
-      throw badRequest('keyword_too_long', 'The keyword makes a domain label longer than 63 characters.');
+      throw appError('keyword_too_long', 'The keyword makes a domain label longer than 63 characters.');
     }
-    throw badRequest('keyword_unusable', `"${raw}" cannot be written as a domain name: ${probe.error.message}`);
+    throw appError('keyword_unusable', `"${raw}" cannot be written as a domain name: ${probe.error.message}`);
   }
   return { words, joined, tldHint };
 }

@@ -1,5 +1,5 @@
-import { badRequest } from '@repo/server-kit';
 import { parseDomain } from '../domain/normalize.ts';
+import { appError } from '../error-catalogue.ts';
 
 export const MAX_REQUESTED_TLDS = 20;
 
@@ -16,16 +16,18 @@ export function resolveTlds(raw: string | undefined, defaults: readonly string[]
       .map((entry) => entry.trim().toLowerCase().replace(/^\./, ''))
       .filter(Boolean),
   );
-  if (requested.length === 0) throw badRequest('invalid_tld', 'The tld parameter lists no TLD, e.g. tld=com,io.');
+  if (requested.length === 0) throw appError('invalid_tld', 'The tld parameter lists no TLD, e.g. tld=com,io.');
   if (requested.length > MAX_REQUESTED_TLDS) {
-    throw badRequest('too_many_tlds', `Ask for at most ${MAX_REQUESTED_TLDS} TLDs at once.`, {
-      tlds: requested.length,
+    throw appError('too_many_tlds', `Ask for at most ${MAX_REQUESTED_TLDS} TLDs at once.`, {
+      details: {
+        tlds: requested.length,
+      },
     });
   }
   return requested.map((tld) => {
     const parsed = parseDomain(`example.${tld}`);
     if (!parsed.ok || parsed.domain.label !== 'example') {
-      throw badRequest('unknown_tld', `"${tld}" is not a top-level domain we know.`, { tld });
+      throw appError('unknown_tld', `"${tld}" is not a top-level domain we know.`, { details: { tld } });
     }
     return parsed.domain.tld;
   });

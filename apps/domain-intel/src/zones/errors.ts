@@ -1,36 +1,31 @@
-import { AppError } from '@repo/server-kit';
+import { AppError, type AppErrorOptions } from '@repo/server-kit';
+import { errorCatalogue } from '../error-catalogue.ts';
+
+/** The codes a zones failure can carry (each is in the API's error catalogue, with its status). */
+export type ZoneErrorCode =
+  | 'invalid_tld'
+  | 'invalid_date'
+  | 'zone_file_not_found'
+  | 'zone_file_corrupt'
+  | 'zone_file_truncated'
+  | 'zone_file_invalid'
+  | 'zone_shrunk_too_much'
+  | 'snapshot_not_found'
+  | 'czds_not_configured'
+  | 'czds_auth_failed'
+  | 'czds_zone_not_approved'
+  | 'czds_download_limit'
+  | 'czds_unavailable';
 
 /**
- * Every failure of the zones module has a stable snake_case code a person or a job can act on.
- * The HTTP status is what an API route would answer if the error reached a caller.
+ * Every failure of the zones module has a stable snake_case code a person or a job can act on;
+ * its HTTP status is the catalogue's, what an API route would answer if the error reached a caller.
  */
-export const zoneErrorStatus = {
-  invalid_tld: 400,
-  invalid_date: 400,
-  zone_file_not_found: 404,
-  zone_file_corrupt: 422,
-  zone_file_truncated: 422,
-  zone_file_invalid: 422,
-  zone_shrunk_too_much: 422,
-  snapshot_not_found: 404,
-  czds_not_configured: 503,
-  czds_auth_failed: 502,
-  czds_zone_not_approved: 403,
-  czds_download_limit: 429,
-  czds_unavailable: 503,
-} as const;
-
-export type ZoneErrorCode = keyof typeof zoneErrorStatus;
-
 export class ZoneError extends AppError {
   declare readonly code: ZoneErrorCode;
 
-  constructor(
-    code: ZoneErrorCode,
-    message: string,
-    options: { details?: Record<string, unknown>; cause?: unknown } = {},
-  ) {
-    super(zoneErrorStatus[code], code, message, options);
+  constructor(code: ZoneErrorCode, message: string, options: AppErrorOptions = {}) {
+    super(errorCatalogue.entry(code), message, options);
     this.name = 'ZoneError';
   }
 }

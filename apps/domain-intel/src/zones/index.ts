@@ -9,7 +9,7 @@ import { ZoneImporter } from './zone-import.ts';
 import { ZoneService } from './zone-service.ts';
 
 export { CzdsClient, type CzdsClientOptions, zoneOfLink } from './czds-client.ts';
-export { isZoneError, ZoneError, type ZoneErrorCode, zoneErrorStatus } from './errors.ts';
+export { isZoneError, ZoneError, type ZoneErrorCode } from './errors.ts';
 export { sortUnique } from './external-sort.ts';
 export { FileSnapshotStore } from './file-snapshot-store.ts';
 export { diffSnapshots, type NameChange } from './snapshot-diff.ts';

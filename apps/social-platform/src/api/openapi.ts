@@ -1,41 +1,5 @@
+import { APPLICATION_API_CODES, type ErrorCode, errorCatalogue } from '../error-catalogue.ts';
 import type { MethodRegistry } from '../methods/registry.ts';
-
-/** Every error code the Application API gives, with its status, for the reference. */
-export const ERROR_CODES: Array<[code: string, status: number, meaning: string]> = [
-  ['missing_key', 400, 'token.php was called without key.'],
-  ['invalid_key', 401, 'The key is malformed or unknown.'],
-  ['key_expired', 401, 'The key is older than KEY_TTL_SECONDS.'],
-  ['key_already_used', 401, 'The key was exchanged before; the token it gave is now revoked.'],
-  ['missing_token', 401, 'api.php was called without token.'],
-  ['invalid_token', 401, 'The token is malformed or unknown.'],
-  ['token_expired', 401, 'The token is older than TOKEN_TTL_SECONDS.'],
-  ['token_revoked', 401, 'The key of this token was replayed, the user removed the app, or the app was deleted.'],
-  ['app_disabled', 403, 'The application has been disabled.'],
-  ['missing_method', 400, 'method is missing.'],
-  ['invalid_method', 400, 'method is not of the form module.name.'],
-  ['unknown_method', 400, 'No such method.'],
-  ['post_required', 405, 'The method needs POST (photo.addPhoto).'],
-  ['missing_parameter', 400, 'A required parameter is missing; output.error.parameter names it.'],
-  ['invalid_parameter', 400, 'A parameter is malformed (page=0, user_id=abc …); output.error.parameter names it.'],
-  ['user_not_found', 404, 'user_id or friend_user_id names no user.'],
-  ['permission_denied', 403, "Private data of another user, or a friends list its owner doesn't share with you."],
-  [
-    'rate_limited',
-    429,
-    'Too many calls for this app and user, or key exchanges for this app; output.error.retry_after and Retry-After say when to retry.',
-  ],
-  ['invalid_characters', 400, 'A parameter, field or file name holds a control character (NUL …).'],
-  ['request_timeout', 408, 'The request body did not arrive within REQUEST_TIMEOUT_SECONDS.'],
-  ['request_too_large', 431, 'The URL and headers are over 16 KB; send long values in a POST body.'],
-  ['not_found', 404, 'No such script or file.'],
-  ['payload_too_large', 413, 'The upload is larger than UPLOAD_MAX_BYTES.'],
-  ['image_too_large', 413, 'The image has more pixels than UPLOAD_MAX_PIXELS.'],
-  ['empty_file', 400, 'The uploaded file is empty.'],
-  ['unsupported_image_type', 415, 'The file is not a JPEG, PNG, WebP, GIF or AVIF image (judged by content).'],
-  ['invalid_image', 422, 'The image is damaged or truncated.'],
-  ['unexpected_file', 400, 'A file was sent in a field other than photo, or two files in one upload.'],
-  ['invalid_body', 400, 'The form or multipart body is malformed.'],
-];
 
 const PAGING = {
   type: 'object',
@@ -47,25 +11,34 @@ const PAGING = {
   },
 };
 
-const ERROR_RESPONSE = {
-  description: 'Error, in the same envelope',
-  content: {
-    'application/json': {
-      schema: {
-        type: 'object',
-        properties: {
-          api: PAGING,
-          output: {
-            type: 'object',
-            properties: {
-              error: {
-                type: 'object',
-                required: ['code', 'message'],
-                properties: {
-                  code: { type: 'string', enum: ERROR_CODES.map(([code]) => code) },
-                  message: { type: 'string' },
-                  parameter: { type: 'string', description: 'The parameter at fault' },
-                  retry_after: { type: 'integer', description: 'Seconds to wait (429)' },
+/** The Application API's codes answering with `status`, from the catalogue. */
+const apiCodesWithStatus = (status: number): ErrorCode[] =>
+  errorCatalogue.codesWithStatus(status).filter((code) => APPLICATION_API_CODES.includes(code));
+
+/** The error response of one status: the same envelope, `code` one of the catalogue's codes of that status. */
+function errorResponse(status: number) {
+  return {
+    description: `Error, in the same envelope; code is one of ${apiCodesWithStatus(status).join(', ')}`,
+    content: {
+      'application/json': {
+        schema: {
+          type: 'object',
+          required: ['api', 'output'],
+          properties: {
+            api: PAGING,
+            output: {
+              type: 'object',
+              required: ['error'],
+              properties: {
+                error: {
+                  type: 'object',
+                  required: ['code', 'message'],
+                  properties: {
+                    code: { type: 'string', enum: apiCodesWithStatus(status) },
+                    message: { type: 'string' },
+                    parameter: { type: 'string', description: 'The parameter at fault' },
+                    retry_after: { type: 'integer', description: 'Seconds to wait (429)' },
+                  },
                 },
               },
             },
@@ -73,8 +46,16 @@ const ERROR_RESPONSE = {
         },
       },
     },
-  },
-};
+  };
+}
+
+/** Every error status the Application API answers with, each with its codes. */
+function errorResponses() {
+  const statuses = [...new Set(APPLICATION_API_CODES.map((code) => errorCatalogue.entry(code).status))].sort(
+    (a, b) => a - b,
+  );
+  return Object.fromEntries(statuses.map((status) => [status, errorResponse(status)]));
+}
 
 function methodTable(registry: MethodRegistry): string {
   const rows = registry.all.map((method) => {
@@ -87,8 +68,10 @@ function methodTable(registry: MethodRegistry): string {
 }
 
 function errorTable(): string {
-  const rows = ERROR_CODES.map(([code, status, meaning]) => `| ${status} | \`${code}\` | ${meaning} |`);
-  return ['| status | code | meaning |', '|---|---|---|', ...rows].join('\n');
+  const rows = APPLICATION_API_CODES.map((code) => errorCatalogue.entry(code))
+    .sort((a, b) => a.status - b.status)
+    .map((entry) => `| ${entry.status} | \`${entry.code}\` | ${entry.meaning} | ${entry.action} |`);
+  return ['| status | code | meaning | what to do |', '|---|---|---|---|', ...rows].join('\n');
 }
 
 /** Route schema of api.php, for the OpenAPI document (validation is the registry's). */
@@ -134,15 +117,7 @@ export function apiRouteSchema(registry: MethodRegistry, maxBytes: number) {
           },
         },
       },
-      400: ERROR_RESPONSE,
-      401: ERROR_RESPONSE,
-      403: ERROR_RESPONSE,
-      404: ERROR_RESPONSE,
-      405: ERROR_RESPONSE,
-      413: ERROR_RESPONSE,
-      415: ERROR_RESPONSE,
-      422: ERROR_RESPONSE,
-      429: ERROR_RESPONSE,
+      ...errorResponses(),
     },
   };
 }
@@ -173,10 +148,7 @@ export const tokenRouteSchema = {
         },
       },
     },
-    400: ERROR_RESPONSE,
-    401: ERROR_RESPONSE,
-    403: ERROR_RESPONSE,
-    429: ERROR_RESPONSE,
+    ...errorResponses(),
   },
 };
 

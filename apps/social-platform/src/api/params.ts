@@ -1,5 +1,5 @@
-import { AppError } from '@repo/server-kit';
 import { MAX_ROW_ID } from '../db/row-id.ts';
+import { appError } from '../error-catalogue.ts';
 
 /** A file part of a multipart api.php call. */
 export interface UploadedFile {
@@ -65,7 +65,7 @@ export const fileParam = (description: string): FileParam => ({ kind: 'file', re
 const DIGITS = /^\d{1,10}$/;
 
 const invalidParameter = (name: string, message: string) =>
-  new AppError(400, 'invalid_parameter', `Parameter ${name} ${message}.`, { details: { parameter: name } });
+  appError('invalid_parameter', `Parameter ${name} ${message}.`, { details: { parameter: name } });
 
 /**
  * Checks raw query/form values against a method's parameters, strictly: integers are
@@ -82,7 +82,7 @@ export function parseParams<S extends ParamSpecs>(
     if (spec.kind === 'file') {
       const file = files[name];
       if (!file) {
-        throw new AppError(400, 'missing_parameter', `Parameter ${name} (a file upload) is required.`, {
+        throw appError('missing_parameter', `Parameter ${name} (a file upload) is required.`, {
           details: { parameter: name },
         });
       }
@@ -92,7 +92,7 @@ export function parseParams<S extends ParamSpecs>(
     const value = raw[name];
     if (value === undefined || value === '') {
       if (spec.required) {
-        throw new AppError(400, 'missing_parameter', `Parameter ${name} is required.`, {
+        throw appError('missing_parameter', `Parameter ${name} is required.`, {
           details: { parameter: name },
         });
       }

@@ -1,5 +1,6 @@
-import { AppError, isAppError } from '@repo/server-kit';
+import { isAppError } from '@repo/server-kit';
 import type { FastifyRequest } from 'fastify';
+import { appError } from '../error-catalogue.ts';
 import { refuseControlCharactersInField } from '../http/control-characters.ts';
 import type { UploadedFile } from './params.ts';
 
@@ -28,7 +29,7 @@ export async function readApiInput(request: FastifyRequest, maxBytes: number): P
   }
   const declaredLength = Number(request.headers['content-length']);
   if (Number.isFinite(declaredLength) && declaredLength > maxBytes + MULTIPART_OVERHEAD) {
-    throw new AppError(413, 'payload_too_large', `The upload is larger than the ${maxBytes} bytes accepted.`);
+    throw appError('payload_too_large', `The upload is larger than the ${maxBytes} bytes accepted.`);
   }
   const fields: Record<string, unknown> = {};
   const files: Record<string, UploadedFile> = {};
@@ -37,11 +38,7 @@ export async function readApiInput(request: FastifyRequest, maxBytes: number): P
       if (part.type === 'file') {
         if (!FILE_FIELDS.has(part.fieldname) || files[part.fieldname]) {
           part.file.resume();
-          throw new AppError(
-            400,
-            'unexpected_file',
-            `Unexpected file field ${part.fieldname}; send one file as photo.`,
-          );
+          throw appError('unexpected_file', `Unexpected file field ${part.fieldname}; send one file as photo.`);
         }
         // A part may come without a file name (curl -F 'photo=@-;filename='); the name is then photo_name's alone.
         const filename = part.filename ?? '';
@@ -56,7 +53,7 @@ export async function readApiInput(request: FastifyRequest, maxBytes: number): P
   } catch (error) {
     // Our errors and @fastify/multipart's limits carry a status; busboy's parse errors do not.
     if (isAppError(error) || typeof (error as { statusCode?: unknown }).statusCode === 'number') throw error;
-    throw new AppError(400, 'invalid_body', 'The multipart/form-data body is malformed.', { cause: error });
+    throw appError('invalid_body', 'The multipart/form-data body is malformed.', { cause: error });
   }
   return { fields: { ...fields, ...query }, files };
 }

@@ -1,9 +1,10 @@
-import { AppError, type Clock } from '@repo/server-kit';
+import type { Clock } from '@repo/server-kit';
 import type { Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
 import { type PageRequest, type PageResult, pageOf } from '../db/paging.ts';
 import { isRowId } from '../db/row-id.ts';
 import type { ApplicationStatus, ApplicationTable, DB } from '../db/schema.ts';
+import { appError } from '../error-catalogue.ts';
 import { invalidInput } from '../users/users-service.ts';
 
 export type Application = Selectable<ApplicationTable>;
@@ -20,7 +21,7 @@ const newApplicationSchema = z.object({
 export type NewApplication = z.input<typeof newApplicationSchema>;
 
 export const appNotFound = (appId: number) =>
-  new AppError(404, 'app_not_found', `There is no application with APP ID ${appId}.`);
+  appError('app_not_found', `There is no application with APP ID ${appId}.`);
 
 /** Third-party applications shown in the platform's canvas; the row id is the APP ID. */
 export class ApplicationsService {

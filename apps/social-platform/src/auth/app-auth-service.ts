@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, type Clock, digestsEqual, hashSecret, newSecret, prepareQuery } from '@repo/server-kit';
+import { type AppError, type Clock, digestsEqual, hashSecret, newSecret, prepareQuery } from '@repo/server-kit';
 import type { Kysely } from 'kysely';
 import { type ApplicationsService, appNotFound } from '../applications/applications-service.ts';
 import type { DB } from '../db/schema.ts';
+import { appError } from '../error-catalogue.ts';
 import { QUALIFIED_USER_COLUMNS } from '../users/user-columns.ts';
 import type { User, UsersService } from '../users/users-service.ts';
 
@@ -114,7 +115,7 @@ export class AppAuthService {
    */
   async exchangeKey(rawKey: string | undefined): Promise<IssuedToken> {
     if (rawKey === undefined || rawKey === '') {
-      throw new AppError(400, 'missing_key', 'The key parameter is required.');
+      throw appError('missing_key', 'The key parameter is required.');
     }
     if (!KEY_FORMAT.test(rawKey)) throw invalidKey();
     const keyHash = hashSecret(rawKey);
@@ -161,17 +162,17 @@ export class AppAuthService {
   /** The caller behind a token, or a 401 saying why not. */
   async authenticate(rawToken: string | undefined): Promise<ApiCaller> {
     if (rawToken === undefined || rawToken === '') {
-      throw new AppError(401, 'missing_token', 'The token parameter is required; get one from token.php.');
+      throw appError('missing_token', 'The token parameter is required; get one from token.php.');
     }
     if (!TOKEN_FORMAT.test(rawToken)) throw invalidToken();
     const tokenHash = hashSecret(rawToken);
     const [row] = await this.findToken(tokenHash);
     if (!row || !digestsEqual(row.token_hash, tokenHash)) throw invalidToken();
     if (row.revoked_at !== null) {
-      throw new AppError(401, 'token_revoked', 'This token has been revoked; open the app again for a new one.');
+      throw appError('token_revoked', 'This token has been revoked; open the app again for a new one.');
     }
     if (row.expires_at <= this.clock.now()) {
-      throw new AppError(401, 'token_expired', 'This token has expired; open the app again for a new one.');
+      throw appError('token_expired', 'This token has expired; open the app again for a new one.');
     }
     const { token_id, token_hash, app_id, expires_at, revoked_at, app_status, ...user } = row;
     if (app_status !== 'active') throw appDisabled(app_id);
@@ -215,20 +216,19 @@ export class AppAuthService {
     if (!key || !digestsEqual(key.key_hash, keyHash)) return invalidKey();
     if (key.used_at !== null) {
       if (key.token_id) await this.revokeToken(key.token_id);
-      return new AppError(
-        401,
+      return appError(
         'key_already_used',
         'This key has already been exchanged; the token it gave has been revoked. Open the app again for a new key.',
       );
     }
     if (key.expires_at <= now) {
-      return new AppError(401, 'key_expired', 'This key has expired; open the app again for a new one.');
+      return appError('key_expired', 'This key has expired; open the app again for a new one.');
     }
     return invalidKey();
   }
 }
 
-const invalidKey = () => new AppError(401, 'invalid_key', 'The key is not valid.');
-const invalidToken = () => new AppError(401, 'invalid_token', 'The token is not valid.');
+const invalidKey = () => appError('invalid_key', 'The key is not valid.');
+const invalidToken = () => appError('invalid_token', 'The token is not valid.');
 const appDisabled = (appId: number) =>
-  new AppError(403, 'app_disabled', `The application with APP ID ${appId} has been disabled.`);
+  appError('app_disabled', `The application with APP ID ${appId} has been disabled.`);

@@ -1,5 +1,5 @@
-import { AppError } from '@repo/server-kit';
 import type { FastifyInstance } from 'fastify';
+import { appError } from '../error-catalogue.ts';
 
 /**
  * C0 control characters and DEL. PostgreSQL refuses NUL in text, terminals and logs
@@ -12,12 +12,9 @@ const CONTROL_IN_PARAMETERS = /[\u0000-\u001f\u007f]/;
 const CONTROL_IN_BODY = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 export const controlCharacters = (name: string) =>
-  new AppError(
-    400,
-    'invalid_characters',
-    `${name} contains a control character (such as NUL); send printable text only.`,
-    { details: { parameter: name } },
-  );
+  appError('invalid_characters', `${name} contains a control character (such as NUL); send printable text only.`, {
+    details: { parameter: name },
+  });
 
 /** The name of the first field whose text holds a forbidden character, looking into arrays and objects. */
 function firstOffender(value: unknown, pattern: RegExp, name: string): string | undefined {

@@ -1,6 +1,6 @@
-import { AppError } from '@repo/server-kit';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { AppContext } from '../context.ts';
+import { appError } from '../error-catalogue.ts';
 
 /** Counts one event for `key`; throws 429 `rate_limited` once the key is over its limit. */
 export type RateLimitCheck = (key: string) => Promise<void>;
@@ -31,8 +31,7 @@ export function createRateLimit(options: RateLimitOptions): RateLimitCheck {
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-      throw new AppError(
-        429,
+      throw appError(
         'rate_limited',
         `Too many ${options.what}: at most ${options.max} per ${options.windowSeconds} s. Retry in ${retryAfter} s.`,
         { details: { retry_after: retryAfter }, headers: { 'Retry-After': String(retryAfter) } },

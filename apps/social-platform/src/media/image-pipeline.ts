@@ -1,6 +1,7 @@
 import { AppError } from '@repo/server-kit';
 import { fileTypeFromBuffer } from 'file-type';
 import sharp, { type FormatEnum, type SharpOptions } from 'sharp';
+import { appError } from '../error-catalogue.ts';
 
 /** Formats accepted as input, decided by magic bytes only. */
 const ACCEPTED_MIME_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif']);
@@ -46,11 +47,10 @@ const WEBP: OutputFormat = { format: 'webp', contentType: 'image/webp', extensio
 
 /** What the upload really is, from its first bytes; anything but the accepted images is refused. */
 export async function detectImageType(data: Buffer): Promise<string> {
-  if (data.length === 0) throw new AppError(400, 'empty_file', 'The uploaded file is empty.');
+  if (data.length === 0) throw appError('empty_file', 'The uploaded file is empty.');
   const type = await fileTypeFromBuffer(data);
   if (!type || !ACCEPTED_MIME_TYPES.has(type.mime)) {
-    throw new AppError(
-      415,
+    throw appError(
       'unsupported_image_type',
       `The file is ${type ? `a ${type.mime} file` : 'not an image'}; upload a JPEG, PNG, WebP, GIF or AVIF image.`,
     );
@@ -77,8 +77,7 @@ export async function renderVariants(
     });
   const pixels = (metadata.width ?? 0) * (metadata.height ?? 0);
   if (pixels > limits.maxPixels) {
-    throw new AppError(
-      413,
+    throw appError(
       'image_too_large',
       `The image is ${metadata.width}×${metadata.height} pixels; at most ${limits.maxPixels.toLocaleString('en')} pixels are accepted.`,
     );
@@ -125,9 +124,9 @@ function undecodable(error: unknown): AppError {
   if (error instanceof AppError) return error;
   const reason = error instanceof Error ? error.message : String(error);
   if (/pixel limit/i.test(reason)) {
-    return new AppError(413, 'image_too_large', 'The image has more pixels than accepted.');
+    return appError('image_too_large', 'The image has more pixels than accepted.');
   }
-  return new AppError(422, 'invalid_image', 'The image is damaged or truncated and could not be decoded.', {
+  return appError('invalid_image', 'The image is damaged or truncated and could not be decoded.', {
     cause: error,
   });
 }

@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream';
-import { AppError } from '@repo/server-kit';
+import { appError } from '../error-catalogue.ts';
 
 export const uploadTooLarge = (maxBytes: number) =>
-  new AppError(413, 'payload_too_large', `The upload is larger than ${formatBytes(maxBytes)}.`);
+  appError('payload_too_large', `The upload is larger than ${formatBytes(maxBytes)}.`);
 
 /**
  * Collects a stream into memory, refusing it (and destroying the stream) as soon as it

@@ -1,7 +1,7 @@
-import { AppError } from '@repo/server-kit';
 import { integerParam } from '../api/params.ts';
 import type { ApiCaller } from '../auth/app-auth-service.ts';
 import type { AppContext } from '../context.ts';
+import { appError } from '../error-catalogue.ts';
 import type { User } from '../users/users-service.ts';
 
 export const userIdParam = integerParam(false, "The user; omitted means the token's own user.");
@@ -15,7 +15,7 @@ export async function subjectOf(ctx: AppContext, caller: ApiCaller, userId: numb
 /** Private data (mail, notifications) is only ever given about the token's own user. */
 export function requireSelf(caller: ApiCaller, subject: User, what: string): void {
   if (subject.id !== caller.userId) {
-    throw new AppError(403, 'permission_denied', `Only the token's own user can see their ${what}.`);
+    throw appError('permission_denied', `Only the token's own user can see their ${what}.`);
   }
 }
 
@@ -23,5 +23,5 @@ export function requireSelf(caller: ApiCaller, subject: User, what: string): voi
 export async function requireFriendsListVisible(ctx: AppContext, caller: ApiCaller, owner: User): Promise<void> {
   if (owner.id === caller.userId || owner.friends_visibility === 'public') return;
   if (owner.friends_visibility === 'friends' && (await ctx.friends.isFriend(owner.id, caller.userId))) return;
-  throw new AppError(403, 'permission_denied', `${owner.full_name} does not share their friends list with you.`);
+  throw appError('permission_denied', `${owner.full_name} does not share their friends list with you.`);
 }

@@ -1,8 +1,8 @@
-import { AppError } from '@repo/server-kit';
 import { integerParam, type ParamSpecs, type ParamValues } from '../api/params.ts';
 import type { ApiCaller } from '../auth/app-auth-service.ts';
 import type { AppContext } from '../context.ts';
 import type { PageResult } from '../db/paging.ts';
+import { appError } from '../error-catalogue.ts';
 
 export interface MethodCall<P> {
   ctx: AppContext;
@@ -74,14 +74,14 @@ export class MethodRegistry {
 
   resolve(name: unknown): ApiMethod {
     if (name === undefined || name === '') {
-      throw new AppError(400, 'missing_method', 'The method parameter is required, e.g. method=user.getUser.');
+      throw appError('missing_method', 'The method parameter is required, e.g. method=user.getUser.');
     }
     if (typeof name !== 'string' || !METHOD_NAME.test(name)) {
-      throw new AppError(400, 'invalid_method', 'The method parameter must look like module.name, e.g. user.getUser.');
+      throw appError('invalid_method', 'The method parameter must look like module.name, e.g. user.getUser.');
     }
     const method = this.#methods.get(name);
     if (!method) {
-      throw new AppError(400, 'unknown_method', `There is no method ${name}. Known methods: ${this.names.join(', ')}.`);
+      throw appError('unknown_method', `There is no method ${name}. Known methods: ${this.names.join(', ')}.`);
     }
     return method;
   }

@@ -1,10 +1,11 @@
 import type { Readable } from 'node:stream';
-import { AppError, type Clock } from '@repo/server-kit';
+import type { Clock } from '@repo/server-kit';
 import type { Kysely, Selectable } from 'kysely';
 import PQueue from 'p-queue';
 import { type PageRequest, type PageResult, pageOf } from '../db/paging.ts';
 import { isRowId } from '../db/row-id.ts';
 import type { DB, PhotoFileTable, PhotoKind, PhotoTable, Visibility } from '../db/schema.ts';
+import { appError } from '../error-catalogue.ts';
 import { type ImageVariant, type RenderedImage, renderVariants } from '../media/image-pipeline.ts';
 import { readBounded, uploadTooLarge } from '../media/read-bounded.ts';
 import { type MediaStorage, newStoragePrefix } from '../media/storage.ts';
@@ -141,7 +142,7 @@ export class PhotosService {
     const name = (input.name ?? '').trim().slice(0, MAX_NAME_LENGTH) || 'Photo';
     const visibility = input.visibility ?? 'public';
     if (!VISIBILITIES.includes(visibility)) {
-      throw new AppError(400, 'invalid_visibility', 'Visibility must be public, friends or private.');
+      throw appError('invalid_visibility', 'Visibility must be public, friends or private.');
     }
     const data = Buffer.isBuffer(input.data) ? input.data : await readBounded(input.data, this.limits.maxBytes);
     if (data.length > this.limits.maxBytes) throw uploadTooLarge(this.limits.maxBytes);
@@ -227,4 +228,4 @@ export class PhotosService {
   }
 }
 
-const photoNotFound = () => new AppError(404, 'photo_not_found', 'There is no such photo.');
+const photoNotFound = () => appError('photo_not_found', 'There is no such photo.');

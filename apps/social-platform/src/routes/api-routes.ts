@@ -1,6 +1,5 @@
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
-import { AppError } from '@repo/server-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { envelope, listPaging, SINGLE_VALUE } from '../api/envelope.ts';
 import { apiPostSchema, apiRouteSchema, tokenRouteSchema } from '../api/openapi.ts';
@@ -8,6 +7,7 @@ import { parseParams } from '../api/params.ts';
 import { FILE_FIELDS, readApiInput } from '../api/read-input.ts';
 import type { ApiCaller } from '../auth/app-auth-service.ts';
 import type { PageResult } from '../db/paging.ts';
+import { appError } from '../error-catalogue.ts';
 import { createRateLimit } from '../http/rate-limit.ts';
 import { createMethodRegistry } from '../methods/index.ts';
 
@@ -78,7 +78,7 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
 
   const token = async (request: FastifyRequest) => {
     const { key } = request.query as { key?: unknown };
-    if (Array.isArray(key)) throw new AppError(400, 'invalid_key', 'Give the key parameter once.');
+    if (Array.isArray(key)) throw givenMoreThanOnce('key');
     if (typeof key === 'string') {
       const appId = await appAuth.appOfUsableKey(key);
       if (appId !== undefined) await checkExchangeRate(`app:${appId}`);
@@ -103,7 +103,7 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
     const method = registry.resolve(asSingle(input.fields.method, 'method'));
     if (method.httpMethod === 'POST' && request.method !== 'POST') {
       reply.header('Allow', 'POST');
-      throw new AppError(405, 'post_required', `${method.name} must be called with POST (multipart/form-data).`);
+      throw appError('post_required', `${method.name} must be called with POST (multipart/form-data).`);
     }
     const params = parseParams(method.params, input.fields, input.files);
     const page = (params.page as number | undefined) ?? 1;
@@ -119,7 +119,10 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
 
 function asSingle(value: unknown, name: string): string | undefined {
   if (value === undefined || typeof value === 'string') return value;
-  throw new AppError(400, 'invalid_parameter', `Parameter ${name} must be given once, as text.`, {
+  throw givenMoreThanOnce(name);
+}
+
+const givenMoreThanOnce = (name: string) =>
+  appError('invalid_parameter', `Parameter ${name} is given more than once; give it once, as text.`, {
     details: { parameter: name },
   });
-}

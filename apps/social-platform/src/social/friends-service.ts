@@ -1,7 +1,8 @@
-import { AppError, type Clock } from '@repo/server-kit';
+import type { Clock } from '@repo/server-kit';
 import type { Kysely } from 'kysely';
 import { type PageRequest, type PageResult, pageOf } from '../db/paging.ts';
 import type { DB } from '../db/schema.ts';
+import { appError } from '../error-catalogue.ts';
 import { QUALIFIED_USER_COLUMNS } from '../users/user-columns.ts';
 import type { User } from '../users/users-service.ts';
 
@@ -21,7 +22,7 @@ export class FriendsService {
 
   /** Asks `toUserId` to be friends; a request already waiting in the other direction is accepted instead. */
   async request(fromUserId: number, toUserId: number): Promise<FriendRequestOutcome> {
-    if (fromUserId === toUserId) throw new AppError(400, 'cannot_befriend_self', 'You cannot befriend yourself.');
+    if (fromUserId === toUserId) throw appError('cannot_befriend_self', 'You cannot befriend yourself.');
     return this.db.transaction().execute(async (trx) => {
       if (await isFriendIn(trx, fromUserId, toUserId)) return 'already_friends';
       const reverse = await trx
@@ -66,7 +67,7 @@ export class FriendsService {
 
   /** Makes two users friends at once (the CLI and the demo data). */
   async befriend(a: number, b: number): Promise<void> {
-    if (a === b) throw new AppError(400, 'cannot_befriend_self', 'You cannot befriend yourself.');
+    if (a === b) throw appError('cannot_befriend_self', 'You cannot befriend yourself.');
     await this.db.transaction().execute(async (trx) => {
       await trx
         .deleteFrom('friend_requests')
@@ -154,5 +155,4 @@ async function isFriendIn(db: Kysely<DB>, a: number, b: number): Promise<boolean
   return row !== undefined;
 }
 
-const requestNotFound = () =>
-  new AppError(404, 'friend_request_not_found', 'There is no friend request from this user.');
+const requestNotFound = () => appError('friend_request_not_found', 'There is no friend request from this user.');

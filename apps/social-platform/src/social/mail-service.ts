@@ -1,7 +1,8 @@
-import { AppError, type Clock } from '@repo/server-kit';
+import type { Clock } from '@repo/server-kit';
 import type { Kysely, Selectable } from 'kysely';
 import { countRows, type PageRequest, type PageResult, pageOf } from '../db/paging.ts';
 import type { DB, MessageTable } from '../db/schema.ts';
+import { appError } from '../error-catalogue.ts';
 import { USER_COLUMNS } from '../users/user-columns.ts';
 import type { User } from '../users/users-service.ts';
 
@@ -26,10 +27,10 @@ export class MailService {
 
   async send(fromUserId: number, toUserId: number, text: string): Promise<Message> {
     const body = text.trim();
-    if (fromUserId === toUserId) throw new AppError(400, 'cannot_mail_self', 'You cannot send mail to yourself.');
-    if (body.length === 0) throw new AppError(400, 'empty_message', 'The message is empty.');
+    if (fromUserId === toUserId) throw appError('cannot_mail_self', 'You cannot send mail to yourself.');
+    if (body.length === 0) throw appError('empty_message', 'The message is empty.');
     if (body.length > MAX_MESSAGE_LENGTH) {
-      throw new AppError(400, 'message_too_long', `A message can be at most ${MAX_MESSAGE_LENGTH} characters.`);
+      throw appError('message_too_long', `A message can be at most ${MAX_MESSAGE_LENGTH} characters.`);
     }
     const now = this.clock.now();
     const [low, high] = fromUserId < toUserId ? [fromUserId, toUserId] : [toUserId, fromUserId];

@@ -1,9 +1,10 @@
-import { AppError, type Clock } from '@repo/server-kit';
+import type { Clock } from '@repo/server-kit';
 import type { Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
 import { countRows, type PageRequest, type PageResult, pageOf } from '../db/paging.ts';
 import { isRowId } from '../db/row-id.ts';
 import type { DB, NotificationTable } from '../db/schema.ts';
+import { appError } from '../error-catalogue.ts';
 import { invalidInput } from '../users/users-service.ts';
 
 export type Notification = Selectable<NotificationTable>;
@@ -82,4 +83,4 @@ export class NotificationsService {
   }
 }
 
-const notificationNotFound = () => new AppError(404, 'notification_not_found', 'There is no such notification.');
+const notificationNotFound = () => appError('notification_not_found', 'There is no such notification.');

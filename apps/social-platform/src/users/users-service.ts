@@ -1,10 +1,11 @@
-import { AppError, type Clock, prepareQuery } from '@repo/server-kit';
+import { type AppError, type Clock, prepareQuery } from '@repo/server-kit';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { z } from 'zod';
 import { isUniqueViolation } from '../db/errors.ts';
 import { likePattern, type PageRequest, type PageResult, pageOf } from '../db/paging.ts';
 import { isRowId } from '../db/row-id.ts';
 import type { DB, UserTable, Visibility } from '../db/schema.ts';
+import { appError } from '../error-catalogue.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { USER_COLUMNS } from './user-columns.ts';
 
@@ -40,14 +41,17 @@ export const newUserSchema = z.object({
 export type NewUser = z.input<typeof newUserSchema>;
 
 /** Turns the first zod issue into a 400 a person can read: "email: must be an e-mail address". */
-export function invalidInput(code: string, error: z.ZodError): AppError {
+export function invalidInput(
+  code: 'invalid_user' | 'invalid_notification' | 'invalid_application',
+  error: z.ZodError,
+): AppError {
   const issue = error.issues[0];
   const field = issue?.path.join('.') ?? 'input';
-  return new AppError(400, code, `${field}: ${issue?.message ?? 'is invalid'}`);
+  return appError(code, `${field}: ${issue?.message ?? 'is invalid'}`);
 }
 
 export const userNotFound = (what: string | number) =>
-  new AppError(404, 'user_not_found', `There is no user ${typeof what === 'number' ? `with id ${what}` : what}.`);
+  appError('user_not_found', `There is no user ${typeof what === 'number' ? `with id ${what}` : what}.`);
 
 /** Accounts: sign-up, look-up, login check, search. */
 export class UsersService {
@@ -170,6 +174,5 @@ const dummyHash = () => {
 };
 
 const userNameTaken = (userName: string) =>
-  new AppError(409, 'user_name_taken', `The user name "${userName}" is already taken.`);
-const emailTaken = (email: string) =>
-  new AppError(409, 'email_taken', `An account with the e-mail ${email} already exists.`);
+  appError('user_name_taken', `The user name "${userName}" is already taken.`);
+const emailTaken = (email: string) => appError('email_taken', `An account with the e-mail ${email} already exists.`);

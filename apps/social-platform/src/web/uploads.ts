@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
-import { AppError, isAppError } from '@repo/server-kit';
+import { isAppError } from '@repo/server-kit';
 import type { FastifyError, FastifyRequest } from 'fastify';
+import { appError } from '../error-catalogue.ts';
 import { refuseControlCharactersInField } from '../http/control-characters.ts';
 
 export interface ReceivedImage {
@@ -27,7 +28,7 @@ export async function receiveImage(
   }
   if (!file || file.fieldname !== fieldName || !file.filename) {
     file?.file.resume();
-    throw new AppError(400, 'file_missing', 'Choose a photo to upload.');
+    throw appError('file_missing', 'Choose a photo to upload.');
   }
   const fields: Record<string, string> = {};
   try {
@@ -48,8 +49,9 @@ export async function receiveImage(
 function asFormError(error: unknown): unknown {
   if (isAppError(error)) return error;
   const status = (error as FastifyError).statusCode;
-  if (status === 406) return new AppError(415, 'not_multipart', 'Send the photo with the upload form.');
-  if (typeof status === 'number' && status < 500)
-    return new AppError(status, 'invalid_upload', (error as Error).message);
+  if (status === 406) return appError('not_multipart', 'Send the photo with the upload form.');
+  // @fastify/multipart's limits: 413 for a file over the size, 400 for a broken form.
+  if (status === 413) return appError('payload_too_large', (error as Error).message);
+  if (typeof status === 'number' && status < 500) return appError('invalid_body', (error as Error).message);
   return error;
 }

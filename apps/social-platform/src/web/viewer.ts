@@ -1,5 +1,5 @@
-import { AppError } from '@repo/server-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { appError } from '../error-catalogue.ts';
 import type { User } from '../users/users-service.ts';
 import { SESSION_TTL_MS, type WebSession } from './session-store.ts';
 
@@ -59,6 +59,6 @@ export async function loadViewer(request: FastifyRequest, reply: FastifyReply, s
 
 /** The logged-in viewer; anyone else is sent to the login page (see the error page handler). */
 export function requireViewer(request: FastifyRequest): Viewer {
-  if (!request.viewer) throw new AppError(401, 'login_required', 'Please log in to see this page.');
+  if (!request.viewer) throw appError('login_required', 'Please log in to see this page.');
   return request.viewer;
 }

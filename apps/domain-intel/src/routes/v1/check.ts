@@ -1,9 +1,9 @@
 import { Type } from '@fastify/type-provider-typebox';
-import { AppError, badRequest } from '@repo/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { Counter } from 'prom-client';
 import type { Plan } from '../../accounts/plans.ts';
 import { normalizeDomain, parseDomain } from '../../domain/normalize.ts';
+import { appError } from '../../error-catalogue.ts';
 import { ok } from '../../http/envelope.ts';
 import { Envelope, keyedErrorResponses } from '../../http/schemas.ts';
 
@@ -51,10 +51,7 @@ export const AvailabilityRow = Type.Object({
 export function splitDomainList(list: string): string[] {
   const entries = list.split(',').map((entry) => entry.trim());
   if (entries.some((entry) => entry === '')) {
-    throw badRequest(
-      'empty_domain_entry',
-      'The domains list has an empty entry (check for doubled or trailing commas).',
-    );
+    throw appError('empty_domain_entry', 'The domains list has an empty entry (check for doubled or trailing commas).');
   }
   const seen = new Set<string>();
   const unique: string[] = [];
@@ -70,25 +67,24 @@ export function splitDomainList(list: string): string[] {
 
 function assertPlanAllows(plan: Plan, count: number): void {
   if (count > MAX_DOMAINS_PER_CHECK) {
-    throw badRequest('too_many_domains', `At most ${MAX_DOMAINS_PER_CHECK} domains per call; this call has ${count}.`, {
-      limit: MAX_DOMAINS_PER_CHECK,
-      count,
+    throw appError('too_many_domains', `At most ${MAX_DOMAINS_PER_CHECK} domains per call; this call has ${count}.`, {
+      details: {
+        limit: MAX_DOMAINS_PER_CHECK,
+        count,
+      },
     });
   }
   if (count > 1 && !plan.features.bulkCheck) {
-    throw new AppError(
-      403,
-      'plan_required',
-      `Checking several domains in one call needs a Starter or Enterprise plan.`,
-      {
-        details: { plan: plan.id, feature: 'bulk_check' },
-      },
-    );
+    throw appError('plan_required', `Checking several domains in one call needs a Starter or Enterprise plan.`, {
+      details: { plan: plan.id, feature: 'bulk_check' },
+    });
   }
   if (count > plan.maxDomainsPerCheck) {
-    throw badRequest('too_many_domains', `Your plan allows ${plan.maxDomainsPerCheck} domains per call.`, {
-      limit: plan.maxDomainsPerCheck,
-      count,
+    throw appError('too_many_domains', `Your plan allows ${plan.maxDomainsPerCheck} domains per call.`, {
+      details: {
+        limit: plan.maxDomainsPerCheck,
+        count,
+      },
     });
   }
 }
@@ -122,10 +118,10 @@ export default async function checkRoute(app: FastifyInstance): Promise<void> {
     async (request) => {
       const { domain, domains } = request.query as { domain?: string; domains?: string };
       if (domain !== undefined && domains !== undefined) {
-        throw badRequest('conflicting_parameters', 'Give either domain or domains, not both.');
+        throw appError('conflicting_parameters', 'Give either domain or domains, not both.');
       }
       if (domain === undefined && domains === undefined) {
-        throw badRequest('missing_domain', 'Give the name to check in domain, or a comma-separated list in domains.');
+        throw appError('missing_domain', 'Give the name to check in domain, or a comma-separated list in domains.');
       }
       let names: string[];
       if (domain !== undefined) {

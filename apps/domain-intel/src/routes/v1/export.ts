@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { Type } from '@fastify/type-provider-typebox';
-import { badRequest } from '@repo/server-kit';
 import type { FastifyInstance } from 'fastify';
+import { appError } from '../../error-catalogue.ts';
 import { CSV_HEADER, type FeedRecord, toCsvLine } from '../../feed/feed-row.ts';
 import { parseFeedFilters } from '../../feed/filters.ts';
 import { FeedFilterQuery } from '../../feed/schemas.ts';
@@ -43,17 +43,21 @@ export default async function exportRoute(app: FastifyInstance): Promise<void> {
       const query = request.query as Record<string, string | undefined>;
       const paging = PAGING_PARAMETERS.filter((name) => query[name] !== undefined);
       if (paging.length > 0) {
-        throw badRequest(
+        throw appError(
           'unsupported_parameter',
           `The export returns every match in domain order; drop ${paging.join(', ')}.`,
           {
-            parameters: paging,
+            details: {
+              parameters: paging,
+            },
           },
         );
       }
       const format = query.format ?? 'ndjson';
       if (!(FORMATS as readonly string[]).includes(format)) {
-        throw badRequest('invalid_format', `format must be ndjson or csv; got "${format}".`, { parameter: 'format' });
+        throw appError('invalid_format', `format must be ndjson or csv; got "${format}".`, {
+          details: { parameter: 'format' },
+        });
       }
       const filters = parseFeedFilters(query, app.ctx.config.TRACKED_TLDS);
       const typed = format as (typeof FORMATS)[number];

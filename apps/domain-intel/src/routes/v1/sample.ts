@@ -1,8 +1,8 @@
 import rateLimit from '@fastify/rate-limit';
 import { Type } from '@fastify/type-provider-typebox';
-import { AppError, badRequest } from '@repo/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { parseDomain } from '../../domain/normalize.ts';
+import { appError } from '../../error-catalogue.ts';
 import { FeedRecordSchema } from '../../feed/schemas.ts';
 import { ok } from '../../http/envelope.ts';
 import { Envelope } from '../../http/schemas.ts';
@@ -19,8 +19,7 @@ export default async function sampleRoute(app: FastifyInstance): Promise<void> {
     global: false,
     ...(app.ctx.redis ? { redis: app.ctx.redis, nameSpace: 'sample-rate:' } : {}),
     errorResponseBuilder: (_request, context) =>
-      new AppError(
-        429,
+      appError(
         'rate_limited',
         `The preview allows ${context.max} calls per day from one address; try again in ${context.after}, or use an API key.`,
       ),
@@ -55,17 +54,19 @@ export default async function sampleRoute(app: FastifyInstance): Promise<void> {
     async (request) => {
       const { domain } = request.query as { domain?: string };
       if (domain === undefined || domain.trim() === '') {
-        throw badRequest('missing_domain', 'Pass the domain to preview, e.g. /v1/sample?domain=example.com.');
+        throw appError('missing_domain', 'Pass the domain to preview, e.g. /v1/sample?domain=example.com.');
       }
       const parsed = parseDomain(domain);
-      if (!parsed.ok) throw badRequest(parsed.error.code, parsed.error.message, { parameter: 'domain' });
+      if (!parsed.ok) throw appError(parsed.error.code, parsed.error.message, { details: { parameter: 'domain' } });
       const tracked = app.ctx.config.TRACKED_TLDS;
       if (!tracked.includes(parsed.domain.tld)) {
-        throw badRequest(
+        throw appError(
           'unknown_tld',
           `The feed does not track .${parsed.domain.tld}; tracked: ${tracked.join(', ')}.`,
           {
-            parameter: 'domain',
+            details: {
+              parameter: 'domain',
+            },
           },
         );
       }

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { Type } from '@fastify/type-provider-typebox';
-import { AppError, badRequest } from '@repo/server-kit';
 import type { FastifyInstance } from 'fastify';
+import { appError } from '../../error-catalogue.ts';
 import { ok } from '../../http/envelope.ts';
 import { requirePlanFeature } from '../../http/plan-gate.ts';
 import { Envelope, keyedErrorResponses } from '../../http/schemas.ts';
@@ -21,8 +21,10 @@ export default async function snapshotsRoutes(app: FastifyInstance): Promise<voi
   const trackedTld = (raw: string) => {
     const tld = raw.trim().toLowerCase();
     if (!tracked().includes(tld)) {
-      throw badRequest('unknown_tld', `No snapshots of "${raw}"; tracked: ${tracked().join(', ')}.`, {
-        parameter: 'tld',
+      throw appError('unknown_tld', `No snapshots of "${raw}"; tracked: ${tracked().join(', ')}.`, {
+        details: {
+          parameter: 'tld',
+        },
       });
     }
     return tld;
@@ -79,7 +81,7 @@ export default async function snapshotsRoutes(app: FastifyInstance): Promise<voi
       const tld = trackedTld(params.tld);
       const date = assertSnapshotDate(params.date);
       if (!(await app.ctx.snapshots.has(tld, date))) {
-        throw new AppError(404, 'snapshot_not_found', `No snapshot of .${tld} for ${date}.`);
+        throw appError('snapshot_not_found', `No snapshot of .${tld} for ${date}.`);
       }
       reply
         .type('text/plain; charset=utf-8')

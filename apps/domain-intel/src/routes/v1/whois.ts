@@ -1,8 +1,9 @@
 import { Type } from '@fastify/type-provider-typebox';
-import { AppError } from '@repo/server-kit';
+import type { AppError } from '@repo/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { Counter } from 'prom-client';
 import { normalizeDomain } from '../../domain/normalize.ts';
+import { appError } from '../../error-catalogue.ts';
 import { ok } from '../../http/envelope.ts';
 import { Envelope, keyedErrorResponses } from '../../http/schemas.ts';
 import type { RdapLookup } from '../../rdap/types.ts';
@@ -11,23 +12,18 @@ import { WhoisRecordSchema } from './whois-schema.ts';
 /** How a lookup without a record is told to the caller. */
 function lookupError(name: string, lookup: Exclude<RdapLookup, { kind: 'found' }>): AppError {
   if (lookup.kind === 'not_found') {
-    return new AppError(404, 'domain_not_registered', `${name} is not registered: the registry has no record of it.`, {
+    return appError('domain_not_registered', `${name} is not registered: the registry has no record of it.`, {
       details: { domain: name, source: lookup.source },
     });
   }
   if (lookup.reason === 'no_rdap_server') {
-    return new AppError(422, 'no_rdap_service', `The registry of ${name} offers no RDAP service we can query.`, {
+    return appError('no_rdap_service', `The registry of ${name} offers no RDAP service we can query.`, {
       details: { domain: name },
     });
   }
-  return new AppError(
-    503,
-    'upstream_unavailable',
-    `The registry's RDAP server gave no usable answer: ${lookup.message}`,
-    {
-      details: { domain: name, reason: lookup.reason },
-    },
-  );
+  return appError('upstream_unavailable', `The registry's RDAP server gave no usable answer: ${lookup.message}`, {
+    details: { domain: name, reason: lookup.reason },
+  });
 }
 
 export default async function whoisRoute(app: FastifyInstance): Promise<void> {

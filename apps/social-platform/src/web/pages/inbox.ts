@@ -1,5 +1,6 @@
-import { AppError, isAppError } from '@repo/server-kit';
+import { type AppError, isAppError } from '@repo/server-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { appError } from '../../error-catalogue.ts';
 import { MAX_MESSAGE_LENGTH } from '../../social/mail-service.ts';
 import type { User } from '../../users/users-service.ts';
 import { setFlash } from '../flash.ts';
@@ -119,7 +120,7 @@ export async function inboxPages(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const viewer = requireViewer(request);
       const other = await findRecipient(request.params.userName);
-      if (!other) throw new AppError(404, 'user_not_found', `There is no user @${request.params.userName}.`);
+      if (!other) throw appError('user_not_found', `There is no user @${request.params.userName}.`);
       return renderConversation(request, reply, viewer, other, { values: {}, errors: {}, status: 200 });
     },
   );
@@ -130,7 +131,7 @@ export async function inboxPages(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const viewer = requireViewer(request);
       const other = await findRecipient(request.params.userName);
-      if (!other) throw new AppError(404, 'user_not_found', `There is no user @${request.params.userName}.`);
+      if (!other) throw appError('user_not_found', `There is no user @${request.params.userName}.`);
       const values = textFields(request.body, ['body']);
       const refused = await send(viewer.user, other, values.body);
       if (refused) {

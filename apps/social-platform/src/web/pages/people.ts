@@ -1,5 +1,5 @@
-import { AppError } from '@repo/server-kit';
 import type { FastifyInstance } from 'fastify';
+import { appError } from '../../error-catalogue.ts';
 import { type FlashKey, setFlash } from '../flash.ts';
 import { safeNextPath, textFields } from '../forms.ts';
 import { notify } from '../notify.ts';
@@ -89,7 +89,7 @@ export async function peoplePages(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const viewer = requireViewer(request);
       const other = await ctx.users.findByUserName(request.params.userName);
-      if (!other) throw new AppError(404, 'user_not_found', `There is no user @${request.params.userName}.`);
+      if (!other) throw appError('user_not_found', `There is no user @${request.params.userName}.`);
       const flash = await applyFriendAction(request.params.action, viewer.user, other);
       setFlash(reply, flash, app.web.cookies.secure);
       return reply.redirect(safeNextPath(textFields(request.body, ['back']).back), 303);

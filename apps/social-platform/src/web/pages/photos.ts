@@ -1,6 +1,7 @@
-import { AppError, isAppError } from '@repo/server-kit';
+import { isAppError } from '@repo/server-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Visibility } from '../../db/schema.ts';
+import { appError } from '../../error-catalogue.ts';
 import { VISIBILITIES } from '../../photos/photos-service.ts';
 import type { User } from '../../users/users-service.ts';
 import { setFlash } from '../flash.ts';
@@ -64,7 +65,7 @@ export async function photoPages(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       requireViewer(request);
       const owner = await ctx.users.findByUserName(request.params.userName);
-      if (!owner) throw new AppError(404, 'user_not_found', `There is no user @${request.params.userName}.`);
+      if (!owner) throw appError('user_not_found', `There is no user @${request.params.userName}.`);
       return renderGallery(request, reply, owner, request.query.page);
     },
   );
@@ -76,7 +77,7 @@ export async function photoPages(app: FastifyInstance): Promise<void> {
       const visibility = (fields.visibility ?? 'public') as Visibility;
       if (!VISIBILITIES.includes(visibility)) {
         stream.resume();
-        throw new AppError(400, 'invalid_visibility', 'Choose who may see the photo.');
+        throw appError('invalid_visibility', 'Choose who may see the photo.');
       }
       await ctx.photos.addPhoto({ ownerId: viewer.user.id, name: fields.name, data: stream, visibility });
     } catch (error) {

@@ -1,5 +1,6 @@
-import { AppError, isAppError } from '@repo/server-kit';
+import { isAppError } from '@repo/server-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { appError } from '../../error-catalogue.ts';
 import type { User } from '../../users/users-service.ts';
 import { setFlash } from '../flash.ts';
 import { peopleViews, personView, relationshipOf } from '../people-view.ts';
@@ -52,7 +53,7 @@ export async function profilePages(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       requireViewer(request);
       const user = await ctx.users.findByUserName(request.params.userName);
-      if (!user) throw new AppError(404, 'user_not_found', `There is no user @${request.params.userName}.`);
+      if (!user) throw appError('user_not_found', `There is no user @${request.params.userName}.`);
       return renderProfile(request, reply, user);
     },
   );

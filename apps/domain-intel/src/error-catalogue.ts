@@ -1,0 +1,356 @@
+import { defineErrorCatalogue } from '@repo/server-kit';
+
+/**
+ * Every error code the Domain Intelligence API answers with, written once: its status, what it
+ * means and what the caller should do. /docs/errors, the OpenAPI error schemas and the `docs`
+ * link of each error body are rendered from it, and errors are raised only through
+ * `appError(code, message, options)`, so an unlisted code does not compile. server-kit adds
+ * the framework codes (not_found, method_not_allowed, invalid_url, …) it answers itself.
+ */
+export const errorCatalogue = defineErrorCatalogue({
+  // Keys and plans
+  missing_key: {
+    status: 401,
+    meaning: 'No Authorization header.',
+    action: 'Send "Authorization: Bearer di_live_…"; sign up at /signup for a key.',
+  },
+  invalid_key: {
+    status: 401,
+    meaning: 'The Authorization header is not exactly "Bearer <key>", or the key is unknown.',
+    action: 'Check the header and the key; the dashboard lists your keys.',
+  },
+  key_revoked: {
+    status: 401,
+    meaning: 'The key was revoked or rotated, or its cancelled subscription reached the end of its billing period.',
+    action: 'Use a current key of the account, or subscribe again.',
+  },
+  plan_required: {
+    status: 403,
+    meaning: "The feature is not part of the caller's plan; details.feature names it. No quota is used.",
+    action: 'Upgrade the plan, or leave the feature out.',
+  },
+  quota_exceeded: {
+    status: 429,
+    meaning: 'The daily call cap of the plan is used up.',
+    action: 'Wait the seconds Retry-After gives (the quota resets at 00:00 UTC), or upgrade.',
+  },
+  rate_limited: {
+    status: 429,
+    meaning: 'Too many requests from this address (sign-up, sign-in, the keyless preview).',
+    action: 'Wait the seconds Retry-After gives, then retry.',
+  },
+  // Accounts
+  invalid_email: {
+    status: 400,
+    meaning: 'The e-mail address is missing or not valid.',
+    action: 'Give a full address such as you@example.com.',
+  },
+  invalid_plan: { status: 400, meaning: 'The plan name is unknown.', action: 'Use free, starter or enterprise.' },
+  email_taken: {
+    status: 409,
+    meaning: 'An account with this e-mail address already exists.',
+    action: 'Use the key issued for it, or sign in to the dashboard.',
+  },
+  account_not_found: {
+    status: 404,
+    meaning: 'No account with this e-mail address.',
+    action: 'Check the address, or sign up.',
+  },
+  key_not_found: {
+    status: 404,
+    meaning: 'No key with this id on the account.',
+    action: 'Use a key id the account lists.',
+  },
+  key_already_revoked: { status: 409, meaning: 'The key is already revoked.', action: 'Nothing to do.' },
+  nothing_to_cancel: {
+    status: 409,
+    meaning: 'The Free plan has no subscription to cancel.',
+    action: 'Nothing to do: the Free plan never expires.',
+  },
+  already_cancelled: { status: 409, meaning: 'The subscription is already cancelled.', action: 'Nothing to do.' },
+  // Billing (Stripe)
+  invalid_signature: {
+    status: 400,
+    meaning:
+      'POST /billing/webhook: the Stripe-Signature header is missing, malformed, older than the tolerance, or does not match the body.',
+    action: 'Send the body exactly as Stripe signed it, with its Stripe-Signature header.',
+  },
+  already_subscribed: {
+    status: 409,
+    meaning: 'The account already has a Stripe subscription.',
+    action: 'Change it in the billing portal ("Manage billing").',
+  },
+  no_billing_account: {
+    status: 409,
+    meaning: 'The account has not bought a plan through Stripe yet, so there is no billing portal.',
+    action: 'Choose a paid plan first.',
+  },
+  checkout_not_found: {
+    status: 404,
+    meaning: 'No Stripe Checkout session of this account with that id.',
+    action: 'Start the checkout again from the dashboard.',
+  },
+  // Dashboard
+  sign_in_failed: {
+    status: 401,
+    meaning: 'The e-mail address and API key do not belong to one active account.',
+    action: 'Check both, or ask for a sign-in link by e-mail.',
+  },
+  sign_in_link_invalid: {
+    status: 400,
+    meaning: 'The sign-in link has expired or was already used.',
+    action: 'Ask for a new link.',
+  },
+  not_signed_in: {
+    status: 401,
+    meaning: 'The dashboard session has ended.',
+    action: 'Sign in again.',
+  },
+  invalid_csrf_token: {
+    status: 403,
+    meaning: 'The form has expired or was not sent from this site.',
+    action: 'Reload the page and send the form again.',
+  },
+  invalid_key_name: {
+    status: 400,
+    meaning: 'A key name has at most 64 characters and no control characters.',
+    action: 'Choose a shorter name.',
+  },
+  // Domain names
+  missing_domain: {
+    status: 400,
+    meaning: 'No domain was given.',
+    action: 'Give the name in domain (or a comma-separated list in domains).',
+  },
+  conflicting_parameters: {
+    status: 400,
+    meaning: 'Two parameters that exclude each other were both given.',
+    action: 'Give one of them (the message names both).',
+  },
+  empty_domain_entry: {
+    status: 400,
+    meaning: 'The domains list has an empty entry.',
+    action: 'Remove doubled or trailing commas.',
+  },
+  too_many_domains: {
+    status: 400,
+    meaning: 'More domains in one call than the API or the plan allows; details.limit gives the cap.',
+    action: 'Split the list into calls of at most details.limit names.',
+  },
+  invalid_domain: {
+    status: 400,
+    meaning: 'The name is not a valid domain name (characters, hyphens, empty labels).',
+    action: 'Give a name such as example.com; Unicode names may be given as such or as punycode.',
+  },
+  domain_too_long: { status: 400, meaning: 'The name is longer than 253 characters.', action: 'Shorten it.' },
+  label_too_long: {
+    status: 400,
+    meaning: 'A label (the part between dots) is longer than 63 characters.',
+    action: 'Shorten the label.',
+  },
+  ip_address_not_allowed: {
+    status: 400,
+    meaning: 'An IP address was given instead of a domain name.',
+    action: 'Give a domain name.',
+  },
+  unsupported_tld: {
+    status: 400,
+    meaning: 'The name does not end in a public suffix we know.',
+    action: 'Check the ending of the name.',
+  },
+  bare_tld: {
+    status: 400,
+    meaning: 'Only a public suffix (such as com or co.uk) was given.',
+    action: 'Give a registrable name such as example.com.',
+  },
+  subdomain_not_allowed: {
+    status: 400,
+    meaning: 'A subdomain was given; registrations happen at the registrable name.',
+    action: 'Give the registrable name (example.com for www.example.com).',
+  },
+  domain_not_registered: {
+    status: 404,
+    meaning: 'The registry has no record of the name: it is not registered.',
+    action: 'Nothing to look up; /v1/check says whether it is available.',
+  },
+  no_rdap_service: {
+    status: 422,
+    meaning: 'The registry of the name offers no RDAP service we can query.',
+    action: 'No structured WHOIS exists for this TLD.',
+  },
+  upstream_unavailable: {
+    status: 503,
+    meaning: "The registry's RDAP server gave no usable answer.",
+    action: 'Retry later; no quota is lost on a 5xx.',
+  },
+  // Suggestions
+  keyword_required: {
+    status: 400,
+    meaning: 'No keyword was given.',
+    action: 'Give one, e.g. ?keyword=coffee%20shop.',
+  },
+  keyword_too_long: {
+    status: 400,
+    meaning: 'The keyword is too long for a domain label.',
+    action: 'Use a shorter keyword.',
+  },
+  keyword_unusable: {
+    status: 400,
+    meaning: 'The keyword has nothing a domain name could be made of.',
+    action: 'Use letters or digits.',
+  },
+  too_many_tlds: {
+    status: 400,
+    meaning: 'More TLDs were asked for than one call allows.',
+    action: 'Ask for fewer TLDs; details.limit gives the cap.',
+  },
+  unknown_tld: {
+    status: 400,
+    meaning: 'A TLD that is unknown, or that the feed does not track.',
+    action: 'Use one of the TLDs the message lists.',
+  },
+  invalid_tld: {
+    status: 400,
+    meaning: 'The tld parameter is empty or malformed.',
+    action: 'Give a comma-separated list such as com,net.',
+  },
+  // Feed and export filters
+  invalid_min_years: {
+    status: 400,
+    meaning: 'min_years is not a whole number in range.',
+    action: 'Give a whole number from 0 to 100.',
+  },
+  invalid_min_da: {
+    status: 400,
+    meaning: 'min_da is not a whole number in range.',
+    action: 'Give a whole number from 0 to 100.',
+  },
+  invalid_min_tf: {
+    status: 400,
+    meaning: 'min_tf is not a whole number in range.',
+    action: 'Give a whole number from 0 to 100.',
+  },
+  invalid_limit: {
+    status: 400,
+    meaning: 'limit is not a whole number in range.',
+    action: 'Give a whole number in the range the message names.',
+  },
+  invalid_offset: {
+    status: 400,
+    meaning: 'offset is not a whole number in range.',
+    action: 'Give a whole number in the range the message names.',
+  },
+  invalid_status: {
+    status: 400,
+    meaning: 'status is not one of the feed statuses.',
+    action: 'Use a value the message lists.',
+  },
+  invalid_sort: {
+    status: 400,
+    meaning: 'sort is not one of the sort orders.',
+    action: 'Use a value the message lists.',
+  },
+  invalid_max_length: {
+    status: 400,
+    meaning: 'max_length is not a whole number from 1 to 63.',
+    action: 'Give a whole number from 1 to 63.',
+  },
+  invalid_min_alt_tlds: {
+    status: 400,
+    meaning: 'min_alt_tlds is not a whole number in range.',
+    action: 'Give a whole number from 0 to 100.',
+  },
+  invalid_hyphens: {
+    status: 400,
+    meaning: 'hyphens is not true or false.',
+    action: 'Give hyphens=true or hyphens=false.',
+  },
+  invalid_digits: { status: 400, meaning: 'digits is not true or false.', action: 'Give digits=true or digits=false.' },
+  invalid_contains: {
+    status: 400,
+    meaning: 'contains is not 1-63 letters, digits or hyphens.',
+    action: 'Give plain text (no wildcards), e.g. contains=shop.',
+  },
+  drops_filter_needs_pending_delete: {
+    status: 400,
+    meaning: 'drops_after and drops_before filter on the expected drop of pending-delete names only.',
+    action: 'Add status=pending-delete.',
+  },
+  invalid_date: {
+    status: 400,
+    meaning: 'A date is not an ISO date (2026-03-01) or date-time with offset (2026-03-01T06:00:00Z).',
+    action: 'Write the date in one of those forms.',
+  },
+  invalid_date_range: {
+    status: 400,
+    meaning: 'The after-date of a range (dropped_after, drops_after) is not earlier than its before-date.',
+    action: 'Swap or correct the two dates.',
+  },
+  invalid_format: { status: 400, meaning: 'The export format is unknown.', action: 'Use format=ndjson or format=csv.' },
+  unsupported_parameter: {
+    status: 400,
+    meaning: 'A parameter this route does not take (the export takes no paging).',
+    action: 'Leave out the parameters the message names.',
+  },
+  // Zone snapshots (API and the zones command line)
+  snapshot_not_found: {
+    status: 404,
+    meaning: 'No zone snapshot of that TLD for that date.',
+    action: 'List the snapshots that exist with GET /v1/snapshots/{tld}.',
+  },
+  zone_file_not_found: {
+    status: 404,
+    meaning: 'The zone file to import does not exist.',
+    action: 'Check the path.',
+  },
+  zone_file_corrupt: {
+    status: 422,
+    meaning: 'The zone file is not readable gzip or text.',
+    action: 'Download it again.',
+  },
+  zone_file_truncated: {
+    status: 422,
+    meaning: 'The zone file ends in the middle (its gzip stream is cut).',
+    action: 'Download it again.',
+  },
+  zone_file_invalid: {
+    status: 422,
+    meaning: 'The file is not a valid zone of the TLD (a bad line, or no SOA record of the TLD).',
+    action: 'Check that the file is the zone of that TLD, and download it again.',
+  },
+  zone_shrunk_too_much: {
+    status: 422,
+    meaning: 'The new zone has far fewer names than the last one, so it is refused as probably incomplete.',
+    action: 'Check the file; raise ZONE_MAX_SHRINK if the shrink is real.',
+  },
+  czds_not_configured: {
+    status: 503,
+    meaning: 'No ICANN CZDS credentials are configured.',
+    action: 'Set CZDS_USERNAME and CZDS_PASSWORD.',
+  },
+  czds_auth_failed: {
+    status: 502,
+    meaning: 'ICANN CZDS refused the credentials.',
+    action: 'Check CZDS_USERNAME and CZDS_PASSWORD.',
+  },
+  czds_zone_not_approved: {
+    status: 403,
+    meaning: 'The CZDS account has no approved access to this zone.',
+    action: 'Request access to the zone in CZDS.',
+  },
+  czds_download_limit: {
+    status: 429,
+    meaning: 'CZDS allows one download of a zone per 24 hours.',
+    action: 'Retry at details.next_allowed_at.',
+  },
+  czds_unavailable: {
+    status: 503,
+    meaning: 'CZDS did not answer usably.',
+    action: 'Retry later.',
+  },
+});
+
+export type ErrorCode = (typeof errorCatalogue.entries)[number]['code'];
+
+/** The error to throw: `throw appError('plan_required', 'Bulk checks need …', { details })`. */
+export const appError = errorCatalogue.appError;
