@@ -57,8 +57,9 @@ export class DomainIntelClient {
     return results;
   }
 
-  async whois(name: string, options?: CallOptions): Promise<WhoisRecord> {
-    return this.#get<WhoisRecord>('whois', {}, options, { name });
+  /** The WHOIS record; `{ raw: true }` adds the registry's and registrar's RDAP documents. */
+  async whois(name: string, options?: CallOptions & { raw?: boolean }): Promise<WhoisRecord> {
+    return this.#get<WhoisRecord>('whois', { raw: options?.raw ? '1' : undefined }, options, { name });
   }
 
   /** Up to 20 available names built from `keyword`, optionally in these TLDs only. */

@@ -22,6 +22,7 @@ export interface WhoisRecord {
     url: string | null;
     abuse_email: string | null;
     abuse_phone: string | null;
+    handle?: string | null;
   } | null;
   created_at: string | null;
   updated_at: string | null;
@@ -39,6 +40,45 @@ export interface WhoisRecord {
   rdap_sources: string[];
   missing: string[];
   fetched_at: string;
+  // Additive fields (see the API's OpenAPI schema for their meaning).
+  registry_domain_id?: string | null;
+  transferred_at?: string | null;
+  age_days?: number | null;
+  expires_in_days?: number | null;
+  status_epp?: string[];
+  nameserver_details?: { name: string; ipv4: string[]; ipv6: string[] }[];
+  dnssec_details?: {
+    delegation_signed: boolean | null;
+    ds_records: {
+      key_tag: number | null;
+      algorithm: number | null;
+      digest_type: number | null;
+      digest: string | null;
+    }[];
+  };
+  contacts?: Record<'registrant' | 'administrative' | 'technical' | 'billing' | 'abuse', WhoisContact | null>;
+  redactions?: { name: string | null; path: string | null; method: string | null; reason: string | null }[];
+  privacy_service?: boolean;
+  /** Each server's answer apart, with its source. */
+  records?: { registry: Record<string, unknown>; registrar: Record<string, unknown> | null };
+  cached?: boolean;
+  /** With `{ raw: true }`: the RDAP documents as sent. */
+  raw?: { registry: Record<string, unknown>; registrar: Record<string, unknown> | null };
+}
+
+export interface WhoisContact {
+  handle: string | null;
+  name: string | null;
+  organization: string | null;
+  email: string | null;
+  phone: string | null;
+  fax: string | null;
+  street: string[];
+  city: string | null;
+  region: string | null;
+  postal_code: string | null;
+  country: string | null;
+  redacted_fields: string[];
 }
 
 export interface Suggestion {

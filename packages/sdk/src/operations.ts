@@ -14,7 +14,7 @@ export interface HttpOperation {
 export const DOMAIN_INTEL_OPERATIONS = {
   check: { method: 'GET', path: '/v1/check', query: ['domain'] },
   checkMany: { method: 'GET', path: '/v1/check', query: ['domains'] },
-  whois: { method: 'GET', path: '/v1/whois/{name}', query: [] },
+  whois: { method: 'GET', path: '/v1/whois/{name}', query: ['raw'] },
   suggest: { method: 'GET', path: '/v1/suggest', query: ['keyword', 'tld'] },
   domains: {
     method: 'GET',
