@@ -89,7 +89,13 @@ const user = await setup.users.create({
   email: 'photographer@example.com',
   password: 'bench-password',
 });
-const application = await setup.apps.create({ name: 'Bench', canvasUrl: 'https://bench.test/', ownerId: user.id });
+const application = await setup.apps.create({
+  name: 'Bench',
+  canvasUrl: 'https://bench.test/',
+  ownerId: user.id,
+  permissions: ['photos_upload'],
+});
+await setup.grants.grant(application.id, user.id, ['photos_upload']);
 const key = await setup.appAuth.issueAppKey(application.id, user.id);
 await setup.close();
 

@@ -35,6 +35,7 @@ export async function platformServer(options: PlatformServerOptions): Promise<St
     countryIso: 'NL',
   });
   const application = await ctx.apps.create({ name: 'Bench', canvasUrl: 'https://bench.test/', ownerId: user.id });
+  await ctx.grants.grant(application.id, user.id, ['basic_profile']);
   const { token } = await ctx.appAuth.exchangeKey(await ctx.appAuth.issueAppKey(application.id, user.id));
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   return { url, info: { token }, close: () => app.close() };

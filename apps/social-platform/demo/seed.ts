@@ -1,3 +1,4 @@
+import type { Permission } from '../src/applications/permissions.ts';
 import type { AppContext } from '../src/context.ts';
 import type { User } from '../src/users/users-service.ts';
 import { avatarImage, landscapeImage } from './demo-images.ts';
@@ -94,9 +95,28 @@ export async function seedDemo(ctx: AppContext): Promise<DemoSeedResult> {
   }
 
   const canvasUrl = ctx.config.SAMPLE_APP_URL;
+  // Everything the sample app calls; each user is still asked to allow it the first time.
+  const SAMPLE_APP_PERMISSIONS: Permission[] = [
+    'basic_profile',
+    'email',
+    'friends',
+    'mail_count',
+    'notifications',
+    'photos_read',
+    'photos_upload',
+    'send_notifications',
+  ];
   let sampleApp = await ctx.apps.findByName(SAMPLE_APP_NAME);
   if (!sampleApp) {
-    sampleApp = await ctx.apps.create({ name: SAMPLE_APP_NAME, canvasUrl, ownerId: devon.id });
+    sampleApp = await ctx.apps.create({
+      name: SAMPLE_APP_NAME,
+      canvasUrl,
+      ownerId: devon.id,
+      description:
+        'Shows what the Application API gives an app: your profile, friends, counts, notifications and photos.',
+      permissions: SAMPLE_APP_PERMISSIONS,
+      published: true,
+    });
   } else if (sampleApp.canvas_url !== canvasUrl) {
     await ctx.apps.setCanvasUrl(sampleApp.id, canvasUrl);
   }

@@ -67,6 +67,10 @@ export const envSchema = baseEnvSchema.extend({
   TOKEN_EXCHANGE_LIMIT: z.coerce.number().int().min(1).default(10_000),
   /** Length of the token.php window, in seconds. */
   TOKEN_EXCHANGE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** notification.add calls allowed per app and user per window (a user is not flooded by one app). */
+  APP_NOTIFICATION_LIMIT: z.coerce.number().int().min(1).default(10),
+  /** Length of the notification.add window, in seconds (default an hour). */
+  APP_NOTIFICATION_WINDOW_SECONDS: z.coerce.number().int().min(1).default(3600),
   /** Seed the demo users, data and sample app at start (npm start). */
   DEMO: envFlag,
 });

@@ -1,10 +1,13 @@
 import path from 'node:path';
 import { type Infrastructure, type InfrastructureOverrides, openInfrastructure } from '@repo/server-kit';
 import { ApplicationsService } from './applications/applications-service.ts';
+import { GrantsService } from './applications/grants-service.ts';
+import { UsageService } from './applications/usage-service.ts';
 import { AppAuthService } from './auth/app-auth-service.ts';
 import type { Config } from './config.ts';
 import { migrations } from './db/migrations/index.ts';
 import type { DB } from './db/schema.ts';
+import { createRateLimit, type RateLimitCheck } from './http/rate-limit.ts';
 import { LocalDiskStorage, type MediaStorage } from './media/storage.ts';
 import { PhotosService } from './photos/photos-service.ts';
 import { FriendsService } from './social/friends-service.ts';
@@ -27,6 +30,10 @@ export interface AppContext extends Infrastructure<DB> {
   notifications: NotificationsService;
   photos: PhotosService;
   apps: ApplicationsService;
+  grants: GrantsService;
+  /** Counts one notification.add of an app to a user; 429 over APP_NOTIFICATION_LIMIT. */
+  checkAppNotificationRate: RateLimitCheck;
+  usage: UsageService;
   appAuth: AppAuthService;
   close(): Promise<void>;
 }
@@ -47,6 +54,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const users = new UsersService(db, clock);
   const friends = new FriendsService(db, clock);
   const apps = new ApplicationsService(db, clock);
+  const grants = new GrantsService(db, clock);
   return {
     config,
     database,
@@ -64,7 +72,16 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       concurrency: config.IMAGE_CONCURRENCY,
     }),
     apps,
-    appAuth: new AppAuthService(db, clock, users, apps, {
+    grants,
+    checkAppNotificationRate: createRateLimit({
+      redis,
+      name: 'app-notifications',
+      max: config.APP_NOTIFICATION_LIMIT,
+      windowSeconds: config.APP_NOTIFICATION_WINDOW_SECONDS,
+      what: 'notifications from this app to this user',
+    }),
+    usage: new UsageService(db, clock),
+    appAuth: new AppAuthService(db, clock, users, apps, grants, {
       keyTtlMs: config.KEY_TTL_SECONDS * 1000,
       tokenTtlMs: config.TOKEN_TTL_SECONDS * 1000,
     }),

@@ -89,8 +89,20 @@ export const errorCatalogue = defineErrorCatalogue({
   },
   permission_denied: {
     status: 403,
-    meaning: "Private data of another user, or a friends list its owner doesn't share with you.",
-    action: 'Ask only for what the token user may see.',
+    meaning:
+      "The method needs a permission the user has not granted the app (output.error.permission names it), or private data of another user, or a friends list its owner doesn't share with you.",
+    action:
+      'Declare the permission in the developer console (users are asked at their next opening); ask only for what the token user may see.',
+  },
+  app_in_development: {
+    status: 403,
+    meaning: 'The app is in development mode and the user is neither its developer nor a tester.',
+    action: 'Add the user as a tester in the developer console, or publish the app.',
+  },
+  consent_required: {
+    status: 403,
+    meaning: 'The user has not allowed every permission the app asks for; no key is issued before consent.',
+    action: 'Let the user open the app from the platform and press Allow.',
   },
   rate_limited: {
     status: 429,
@@ -215,6 +227,8 @@ export const APPLICATION_API_CODES: readonly ErrorCode[] = [
   'invalid_parameter',
   'user_not_found',
   'permission_denied',
+  'app_in_development',
+  'consent_required',
   'rate_limited',
   'payload_too_large',
   'image_too_large',

@@ -69,8 +69,36 @@ for (const target of databaseTargets()) {
           country_iso: 'DE',
           gender: 'female',
           email: w.alice.email,
+          photo_50px: `${PUBLIC_URL}/icons/avatar-50.png`,
+          photo_50px_square: `${PUBLIC_URL}/icons/avatar-50-square.png`,
+          photo_120px: `${PUBLIC_URL}/icons/avatar-120.png`,
+          photo_original: `${PUBLIC_URL}/icons/avatar.png`,
           profile_url: `${PUBLIC_URL}/u/${w.alice.user_name}`,
         });
+        const avatar = await w.t.app.inject('/icons/avatar-120.png');
+        assert.equal(avatar.statusCode, 200);
+        assert.equal(avatar.headers['content-type'], 'image/png');
+      });
+
+      it('gives country_iso and gender as null when the user did not give them', async () => {
+        const plain = await w.t.user('plain');
+        const { body } = await call({ method: 'user.getUser', user_id: plain.id });
+        assert.equal(body.output.country_iso, null);
+        assert.equal(body.output.gender, null);
+        assert.deepEqual(Object.keys(body.output).sort(), [
+          'country_iso',
+          'email',
+          'full_name',
+          'gender',
+          'joined',
+          'photo_120px',
+          'photo_50px',
+          'photo_50px_square',
+          'photo_original',
+          'profile_url',
+          'user_id',
+          'user_name',
+        ]);
       });
 
       it('gives the same for user_id of self, and no email for another user', async () => {
@@ -78,7 +106,7 @@ for (const target of databaseTargets()) {
         const other = await call({ method: 'user.getUser', user_id: w.carol.id });
         assert.equal(other.status, 200);
         assert.equal(other.body.output.user_id, w.carol.id);
-        assert.equal(other.body.output.email, undefined);
+        assert.equal(other.body.output.email, null);
       });
 
       it('refuses a user_id of nobody, and malformed ones', async () => {

@@ -15,7 +15,14 @@ async function withApp(target: Parameters<typeof createTestApp>[0]['target'], ru
 async function appAndUser(t: TestApp) {
   const owner = await t.user('owner');
   const user = await t.user('player');
-  const application = await t.ctx.apps.create({ name: 'Quiz', canvasUrl: 'https://quiz.test/', ownerId: owner.id });
+  const application = await t.ctx.apps.create({
+    name: 'Quiz',
+    canvasUrl: 'https://quiz.test/',
+    ownerId: owner.id,
+    permissions: ['basic_profile', 'mail_count'],
+    published: true,
+  });
+  await t.ctx.grants.grant(application.id, user.id, ['basic_profile', 'mail_count']);
   return { user, application };
 }
 
@@ -214,6 +221,7 @@ describe('token.php limit per app', () => {
       assert.ok(Number(third.headers['retry-after']) > 0);
       // Another app has its own budget.
       const other = await t.ctx.apps.create({ name: 'Other', canvasUrl: 'https://other.test/', ownerId: user.id });
+      await t.ctx.grants.grant(other.id, user.id, ['basic_profile']);
       assert.equal((await exchange(t, await t.ctx.appAuth.issueAppKey(other.id, user.id))).statusCode, 200);
     } finally {
       await t.close();

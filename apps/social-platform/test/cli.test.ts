@@ -65,8 +65,15 @@ for (const target of databaseTargets().filter((candidate) => candidate.name === 
           'https://quiz.example/',
           '--owner',
           'ann',
+          '--permissions',
+          'basic_profile,friends',
+          '--publish',
         );
         const { key } = await cli('keys', 'issue', '--app', String(app_id), '--user', 'ben');
+        // Two devices, two keys: --count prints {"keys": [...]}.
+        const { keys } = await cli('keys', 'issue', '--app', String(app_id), '--user', 'ben', '--count', '2');
+        assert.equal(keys.length, 2);
+        assert.notEqual(keys[0], keys[1]);
 
         const duplicate = await run(
           process.execPath,
@@ -103,6 +110,15 @@ for (const target of databaseTargets().filter((candidate) => candidate.name === 
             friends.json().output.map((friend: { user_name: string }) => friend.user_name),
             ['ann'],
           );
+          for (const other of keys) {
+            assert.equal((await app.inject({ url: '/token.php', query: { key: other } })).statusCode, 200);
+          }
+          // keys issue recorded ben's consent to what the app asks, and nothing more.
+          const mail = await app.inject({
+            url: '/api.php',
+            query: { token: exchanged.json().token, method: 'mail.getNewCount' },
+          });
+          assert.equal(mail.json().output.error.code, 'permission_denied');
         } finally {
           await app.close();
         }

@@ -2,6 +2,7 @@ import { type Clock, ManualClock } from '@repo/server-kit';
 import { type DatabaseTarget, redisTarget } from '@repo/server-kit/testing';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
+import { PERMISSION_NAMES } from '../src/applications/permissions.ts';
 import { type Config, loadPlatformConfig } from '../src/config.ts';
 import type { AppContext } from '../src/context.ts';
 import type { User } from '../src/users/users-service.ts';
@@ -15,7 +16,7 @@ export interface TestApp {
   clock: ManualClock;
   /** A new user with a unique user name (`prefix-N`). */
   user(prefix?: string, extra?: { countryIso?: string; gender?: string }): Promise<User>;
-  /** A one-time key of a fresh app for `userId`, traded for a token through token.php. */
+  /** A one-time key of the test app (every permission, allowed by the user), traded for a token through token.php. */
   tokenFor(userId: number): Promise<string>;
   /** GET api.php with these parameters; returns status and parsed body. */
   call(params: Record<string, string | number>): Promise<{ status: number; body: ApiBody }>;
@@ -78,8 +79,16 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
     async tokenFor(userId) {
       if (appId === undefined) {
         const owner = await testApp.user('developer');
-        appId = (await ctx.apps.create({ name: 'Test app', canvasUrl: 'https://app.test/', ownerId: owner.id })).id;
+        const created = await ctx.apps.create({
+          name: 'Test app',
+          canvasUrl: 'https://app.test/',
+          ownerId: owner.id,
+          permissions: PERMISSION_NAMES,
+          published: true,
+        });
+        appId = created.id;
       }
+      await ctx.grants.grant(appId, userId, PERMISSION_NAMES);
       const key = await ctx.appAuth.issueAppKey(appId, userId);
       const response = await app.inject({ url: '/token.php', query: { key } });
       if (response.statusCode !== 200) throw new Error(`token.php failed: ${response.body}`);

@@ -40,6 +40,7 @@ describe('platform documentation and hygiene', () => {
         'friend.getFriends',
         'friend.isFriend',
         'mail.getNewCount',
+        'notification.add',
         'notification.get',
         'notification.getNewCount',
         'photo.addPhoto',

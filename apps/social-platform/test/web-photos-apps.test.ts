@@ -125,6 +125,9 @@ for (const target of databaseTargets()) {
         const page = await dev.get(String(created.headers.location));
         assert.match(page.body, new RegExp(`data-testid="app-id"><strong>${id}</strong>`));
         assert.match(page.body, /https:\/\/quiz\.example\/canvas\?lang=en/);
+        assert.doesNotMatch((await dev.get('/apps')).body, new RegExp(`href="/apps/${id}"`), 'in development mode');
+        await dev.get(`/developer/apps/${id}`);
+        await dev.post(`/developer/apps/${id}/publish`, { value: '1' });
         assert.match((await dev.get('/apps')).body, new RegExp(`href="/apps/${id}"`));
       }));
 
@@ -135,8 +138,11 @@ for (const target of databaseTargets()) {
           name: 'Quiz',
           canvasUrl: 'https://quiz.example/canvas?lang=en',
           ownerId: dev.id,
+          published: true,
         });
         const ada = await signUp(t.app, { userName: 'ada', fullName: 'Ada Lovelace' });
+        await ada.get(`/apps/${application.id}`);
+        await ada.post(`/apps/${application.id}/allow`, {});
         const first = await ada.get(`/apps/${application.id}`);
         assert.equal(first.statusCode, 200);
         const frame = iframeOf(first.body);
@@ -169,7 +175,12 @@ for (const target of databaseTargets()) {
         assert.equal((await ada.get('/apps/999')).statusCode, 404);
         assert.equal((await ada.get('/apps/abc')).statusCode, 400);
         const dev = await t.user('dev');
-        const sneaky = await t.ctx.apps.create({ name: 'Sneaky', canvasUrl: `${PUBLIC_URL}/u/ada`, ownerId: dev.id });
+        const sneaky = await t.ctx.apps.create({
+          name: 'Sneaky',
+          canvasUrl: `${PUBLIC_URL}/u/ada`,
+          ownerId: dev.id,
+          published: true,
+        });
         const refused = await ada.get(`/apps/${sneaky.id}`);
         assert.equal(refused.statusCode, 409);
         assert.doesNotMatch(refused.body, /<iframe/);

@@ -6,19 +6,41 @@ import { isRowId } from '../db/row-id.ts';
 import type { ApplicationStatus, ApplicationTable, DB } from '../db/schema.ts';
 import { appError } from '../error-catalogue.ts';
 import { invalidInput } from '../users/users-service.ts';
+import { decodePermissions, encodePermissions, isPermission, type Permission } from './permissions.ts';
 
 export type Application = Selectable<ApplicationTable>;
 
-const newApplicationSchema = z.object({
+const httpUrl = z
+  .string()
+  .trim()
+  .max(2000, 'must be at most 2000 characters')
+  .pipe(z.url({ protocol: /^https?$/, message: 'must be an http:// or https:// URL' }));
+
+/** What a developer edits in the console. */
+const applicationFieldsSchema = z.object({
   name: z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters'),
-  canvasUrl: z
-    .string()
-    .trim()
-    .pipe(z.url({ protocol: /^https?$/, message: 'must be an http:// or https:// URL' })),
-  ownerId: z.number().int().positive(),
+  canvasUrl: httpUrl,
+  description: z.string().trim().max(1000, 'must be at most 1000 characters').default(''),
+  /** Empty: the platform draws the app's initial. */
+  iconUrl: z.union([z.literal(''), httpUrl]).default(''),
+  permissions: z
+    .array(z.string())
+    .refine((names) => names.every(isPermission), 'must name known permissions')
+    .default(['basic_profile']),
 });
 
+const newApplicationSchema = applicationFieldsSchema.extend({
+  ownerId: z.number().int().positive(),
+  /** New apps start in development mode; the demo's sample app is published at once. */
+  published: z.boolean().default(false),
+});
+
+export type ApplicationFields = z.input<typeof applicationFieldsSchema>;
 export type NewApplication = z.input<typeof newApplicationSchema>;
+
+/** An app's permissions, decoded. */
+export const permissionsOf = (app: Pick<Application, 'permissions'>): Permission[] =>
+  decodePermissions(app.permissions);
 
 export const appNotFound = (appId: number) =>
   appError('app_not_found', `There is no application with APP ID ${appId}.`);
@@ -41,6 +63,10 @@ export class ApplicationsService {
         owner_id: parsed.data.ownerId,
         status: 'active',
         created_at: this.clock.now(),
+        description: parsed.data.description,
+        icon_url: parsed.data.iconUrl || null,
+        permissions: encodePermissions(parsed.data.permissions as Permission[]),
+        published: parsed.data.published ? 1 : 0,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -62,9 +88,84 @@ export class ApplicationsService {
     return this.db.selectFrom('applications').selectAll().where('name', '=', name).orderBy('id').executeTakeFirst();
   }
 
-  /** Active applications, by name. */
+  /** Changes what the developer edits in the console; permissions added mean users are asked again. */
+  async update(appId: number, fields: ApplicationFields): Promise<Application> {
+    const parsed = applicationFieldsSchema.safeParse(fields);
+    if (!parsed.success) throw invalidInput('invalid_application', parsed.error);
+    const updated = await this.db
+      .updateTable('applications')
+      .set({
+        name: parsed.data.name,
+        canvas_url: parsed.data.canvasUrl,
+        description: parsed.data.description,
+        icon_url: parsed.data.iconUrl || null,
+        permissions: encodePermissions(parsed.data.permissions as Permission[]),
+      })
+      .where('id', '=', appId)
+      .returningAll()
+      .executeTakeFirst();
+    if (!updated) throw appNotFound(appId);
+    return updated;
+  }
+
+  /** Deletes an app with its keys, tokens, grants, testers and usage (foreign keys cascade). */
+  async delete(appId: number): Promise<void> {
+    const result = await this.db.deleteFrom('applications').where('id', '=', appId).executeTakeFirst();
+    if (Number(result.numDeletedRows) === 0) throw appNotFound(appId);
+  }
+
+  /** Puts an app in the directory for everyone (true) or back in development mode. */
+  async setPublished(appId: number, published: boolean): Promise<void> {
+    const result = await this.db
+      .updateTable('applications')
+      .set({ published: published ? 1 : 0 })
+      .where('id', '=', appId)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) throw appNotFound(appId);
+  }
+
+  async addTester(appId: number, userId: number): Promise<void> {
+    await this.db
+      .insertInto('app_testers')
+      .values({ app_id: appId, user_id: userId })
+      .onConflict((conflict) => conflict.columns(['app_id', 'user_id']).doNothing())
+      .execute();
+  }
+
+  async removeTester(appId: number, userId: number): Promise<void> {
+    await this.db.deleteFrom('app_testers').where('app_id', '=', appId).where('user_id', '=', userId).execute();
+  }
+
+  /** The testers of an app: their ids, user names and full names. */
+  testers(appId: number) {
+    return this.db
+      .selectFrom('app_testers')
+      .innerJoin('users', 'users.id', 'app_testers.user_id')
+      .select(['users.id', 'users.user_name', 'users.full_name'])
+      .where('app_testers.app_id', '=', appId)
+      .orderBy('users.user_name')
+      .execute();
+  }
+
+  /**
+   * Whether `userId` may open the app: anyone once it is published, and before that only its
+   * developer and the testers they named. A disabled app opens for no one.
+   */
+  async canOpen(app: Application, userId: number): Promise<boolean> {
+    if (app.status !== 'active') return false;
+    if (app.published === 1 || app.owner_id === userId) return true;
+    const tester = await this.db
+      .selectFrom('app_testers')
+      .select('user_id')
+      .where('app_id', '=', app.id)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return tester !== undefined;
+  }
+
+  /** Active, published applications, by name: the directory. */
   async list(page: PageRequest): Promise<PageResult<Application>> {
-    const base = this.db.selectFrom('applications').where('status', '=', 'active');
+    const base = this.db.selectFrom('applications').where('status', '=', 'active').where('published', '=', 1);
     return pageOf(base, page, (query) => query.selectAll().orderBy('name').orderBy('id'));
   }
 

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { type AppError, type Clock, digestsEqual, hashSecret, newSecret, prepareQuery } from '@repo/server-kit';
 import type { Kysely } from 'kysely';
-import { type ApplicationsService, appNotFound } from '../applications/applications-service.ts';
+import { type ApplicationsService, appNotFound, permissionsOf } from '../applications/applications-service.ts';
+import type { GrantsService } from '../applications/grants-service.ts';
+import { covers, decodePermissions, type Permission } from '../applications/permissions.ts';
 import type { DB } from '../db/schema.ts';
 import { appError } from '../error-catalogue.ts';
 import { QUALIFIED_USER_COLUMNS } from '../users/user-columns.ts';
@@ -26,6 +28,8 @@ export interface ApiCaller {
   expiresAt: number;
   /** The token's user, as loaded with the token. */
   user: User;
+  /** What the user granted that the app still asks for: the methods and fields this call may use. */
+  permissions: Permission[];
 }
 
 export interface IssuedToken {
@@ -49,6 +53,7 @@ export class AppAuthService {
     private readonly clock: Clock,
     private readonly users: UsersService,
     private readonly apps: ApplicationsService,
+    private readonly grants: GrantsService,
     private readonly options: AppAuthOptions,
   ) {
     this.findToken = prepareQuery(db, ['token_hash'], (tokenHash: string) =>
@@ -56,6 +61,11 @@ export class AppAuthService {
         .selectFrom('api_tokens')
         .innerJoin('applications', 'applications.id', 'api_tokens.app_id')
         .innerJoin('users', 'users.id', 'api_tokens.user_id')
+        .leftJoin('app_grants', (join) =>
+          join
+            .onRef('app_grants.app_id', '=', 'api_tokens.app_id')
+            .onRef('app_grants.user_id', '=', 'api_tokens.user_id'),
+        )
         .select([
           'api_tokens.id as token_id',
           'api_tokens.token_hash',
@@ -63,17 +73,32 @@ export class AppAuthService {
           'api_tokens.expires_at',
           'api_tokens.revoked_at',
           'applications.status as app_status',
+          'applications.permissions as app_permissions',
+          'app_grants.permissions as granted_permissions',
           ...QUALIFIED_USER_COLUMNS,
         ])
         .where('api_tokens.token_hash', '=', tokenHash),
     );
   }
 
-  /** A new one-time key for `userId` opening `appId`; the raw key is returned once and never stored. */
+  /**
+   * A new one-time key for `userId` opening `appId`; the raw key is returned once and never
+   * stored. No key before consent: the user must have granted every permission the app asks
+   * for, and the app must be one they may open (published, or they develop or test it).
+   */
   async issueAppKey(appId: number, userId: number): Promise<string> {
     const app = await this.apps.getById(appId);
     if (app.status !== 'active') throw appDisabled(appId);
     await this.users.getById(userId);
+    if (!(await this.apps.canOpen(app, userId))) {
+      throw appError(
+        'app_in_development',
+        `APP ID ${appId} is in development mode: only its developer and testers may open it until it is published.`,
+      );
+    }
+    if (!covers(await this.grants.permissionsOf(appId, userId), permissionsOf(app))) {
+      throw appError('consent_required', `The user has not allowed everything APP ID ${appId} asks for.`);
+    }
     const key = newSecret(KEY_PREFIX);
     const now = this.clock.now();
     await this.db
@@ -174,9 +199,22 @@ export class AppAuthService {
     if (row.expires_at <= this.clock.now()) {
       throw appError('token_expired', 'This token has expired; open the app again for a new one.');
     }
-    const { token_id, token_hash, app_id, expires_at, revoked_at, app_status, ...user } = row;
+    const {
+      token_id,
+      token_hash,
+      app_id,
+      expires_at,
+      revoked_at,
+      app_status,
+      app_permissions,
+      granted_permissions,
+      ...user
+    } = row;
     if (app_status !== 'active') throw appDisabled(app_id);
-    return { tokenId: token_id, appId: app_id, userId: user.id, expiresAt: expires_at, user };
+    // An app that drops a permission loses it at once; one it adds needs the user's consent first.
+    const granted = decodePermissions(granted_permissions);
+    const permissions = decodePermissions(app_permissions).filter((permission) => granted.includes(permission));
+    return { tokenId: token_id, appId: app_id, userId: user.id, expiresAt: expires_at, user, permissions };
   }
 
   async revokeToken(tokenId: string): Promise<void> {
@@ -188,7 +226,23 @@ export class AppAuthService {
       .execute();
   }
 
-  /** Revokes every live token a user gave an app (the user removed the app). */
+  /** The user removes an app: the grant goes and every token they gave it dies at once. */
+  async removeAppForUser(appId: number, userId: number): Promise<void> {
+    await this.grants.remove(appId, userId);
+    await this.revokeAppForUser(appId, userId);
+  }
+
+  /** Revokes every live token of an app (its developer disabled it). */
+  async revokeAllForApp(appId: number): Promise<void> {
+    await this.db
+      .updateTable('api_tokens')
+      .set({ revoked_at: this.clock.now() })
+      .where('app_id', '=', appId)
+      .where('revoked_at', 'is', null)
+      .execute();
+  }
+
+  /** Revokes every live token a user gave an app. */
   async revokeAppForUser(appId: number, userId: number): Promise<void> {
     await this.db
       .updateTable('api_tokens')

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
+import { permissionsOf } from '../applications/applications-service.ts';
+import { PERMISSION_NAMES } from '../applications/permissions.ts';
 import type { AppContext } from '../context.ts';
 import { type User, userNotFound } from '../users/users-service.ts';
 import { printResult } from './output.ts';
@@ -107,13 +109,36 @@ export function registerDataCommands(program: Command, getContext: GetContext): 
     .requiredOption('--name <name>', 'Name shown to users')
     .requiredOption('--url <url>', 'Canvas URL, loaded in the iframe with ?key=…')
     .requiredOption('--owner <user>', 'Owner: user id or user name')
+    .option('--description <text>', 'What the app does, shown on the consent page', '')
+    .option(
+      '--permissions <list>',
+      `Comma-separated permissions it asks for (${PERMISSION_NAMES.join(', ')})`,
+      'basic_profile',
+    )
+    .option('--publish', 'Put it in the directory at once (otherwise only its developer and testers may open it)')
     .action(async (options) => {
       const ctx = await getContext();
       const owner = await resolveUser(ctx, options.owner);
-      const application = await ctx.apps.create({ name: options.name, canvasUrl: options.url, ownerId: owner.id });
+      const application = await ctx.apps.create({
+        name: options.name,
+        canvasUrl: options.url,
+        ownerId: owner.id,
+        description: options.description,
+        permissions: String(options.permissions)
+          .split(',')
+          .map((name) => name.trim())
+          .filter(Boolean),
+        published: Boolean(options.publish),
+      });
       printResult(
         json(),
-        { app_id: application.id, name: application.name, canvas_url: application.canvas_url },
+        {
+          app_id: application.id,
+          name: application.name,
+          canvas_url: application.canvas_url,
+          permissions: permissionsOf(application),
+          published: application.published === 1,
+        },
         `Created application ${application.name}.`,
       );
     });
@@ -122,18 +147,37 @@ export function registerDataCommands(program: Command, getContext: GetContext): 
     .command('keys')
     .description('One-time keys')
     .command('issue')
-    .description('Issue a one-time key, as the canvas page does when a user opens an app')
+    .description(
+      "Issue one-time keys as the canvas page does when a user opens an app; records the user's consent to the " +
+        "app's permissions, as pressing Allow does",
+    )
     .requiredOption('--app <id>', 'APP ID', positiveInteger)
     .requiredOption('--user <user>', 'User id or user name')
+    .option(
+      '--count <n>',
+      'How many keys (one per device or test); prints {"keys": [...]} with --json',
+      positiveInteger,
+    )
     .action(async (options) => {
       const ctx = await getContext();
       const user = await resolveUser(ctx, options.user);
-      const key = await ctx.appAuth.issueAppKey(options.app, user.id);
+      const application = await ctx.apps.getById(options.app);
+      await ctx.grants.grant(application.id, user.id, permissionsOf(application));
+      const count: number = options.count ?? 1;
+      if (count > 1000) throw new InvalidArgumentError('--count must be at most 1000');
+      const keys: string[] = [];
+      for (let index = 0; index < count; index++) keys.push(await ctx.appAuth.issueAppKey(application.id, user.id));
+      const describe = `${keys.length === 1 ? 'One-time key' : `${keys.length} one-time keys`} for ${user.user_name} (valid ${ctx.config.KEY_TTL_SECONDS} s, each usable once).`;
+      if (options.count !== undefined) {
+        printResult(json(), { keys }, describe);
+        return;
+      }
+      const key = keys[0]!;
       const tokenUrl = `${ctx.config.PUBLIC_URL}/token.php?key=${key}`;
       printResult(
         json(),
-        { key, app_id: options.app, user_id: user.id, expires_in: ctx.config.KEY_TTL_SECONDS, token_url: tokenUrl },
-        `One-time key for ${user.user_name} (valid ${ctx.config.KEY_TTL_SECONDS} s, usable once).`,
+        { key, app_id: application.id, user_id: user.id, expires_in: ctx.config.KEY_TTL_SECONDS, token_url: tokenUrl },
+        describe,
       );
     });
 

@@ -98,6 +98,36 @@ export interface ApplicationTable {
   canvas_url: string;
   status: ApplicationStatus;
   created_at: number;
+  description: Generated<string>;
+  icon_url: string | null;
+  /** Comma-separated permission names, see applications/permissions.ts. */
+  permissions: string;
+  /** 0: development mode (only the developer and testers may open it); 1: in the directory. */
+  published: number;
+}
+
+/** The permissions a user granted an app on its consent page (or `keys issue`). */
+export interface AppGrantTable {
+  app_id: number;
+  user_id: number;
+  permissions: string;
+  granted_at: number;
+}
+
+/** People a developer lets open an app still in development mode. */
+export interface AppTesterTable {
+  app_id: number;
+  user_id: number;
+}
+
+/** api.php calls of an app per UTC day and method, and how many of them failed. */
+export interface AppUsageTable {
+  app_id: number;
+  day: string;
+  method: string;
+  calls: number;
+  errors: number;
+  last_error_code: string | null;
 }
 
 export interface AppKeyTable {
@@ -136,4 +166,7 @@ export interface DB {
   applications: ApplicationTable;
   app_keys: AppKeyTable;
   api_tokens: ApiTokenTable;
+  app_grants: AppGrantTable;
+  app_testers: AppTesterTable;
+  app_usage: AppUsageTable;
 }

@@ -6,6 +6,7 @@ import { listMethod, singleMethod } from './registry.ts';
 export const friendMethods = [
   listMethod({
     name: 'friend.getFriends',
+    permission: 'friends',
     httpMethod: 'GET',
     summary: "Friends of a user (User records without email), if that user's friends list is visible to you.",
     output: 'array of User records without email',
@@ -15,11 +16,12 @@ export const friendMethods = [
       await requireFriendsListVisible(ctx, caller, subject);
       const friends = await ctx.friends.list(subject.id, { page, perPage: 10 });
       // E-mail is never part of a friends list, not even the caller's own (they are not in it).
-      return { items: await presentUsers(ctx, friends.items, 0), total: friends.total };
+      return { items: await presentUsers(ctx, friends.items), total: friends.total };
     },
   }),
   singleMethod({
     name: 'friend.isFriend',
+    permission: 'friends',
     httpMethod: 'GET',
     summary: 'Whether two users are friends.',
     output: 'object {is_friend: 0|1}',

@@ -4,6 +4,7 @@ import { singleMethod } from './registry.ts';
 export const mailMethods = [
   singleMethod({
     name: 'mail.getNewCount',
+    permission: 'mail_count',
     httpMethod: 'GET',
     summary: "Number of unseen messages of the token's own user.",
     output: 'integer',

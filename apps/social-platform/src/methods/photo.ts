@@ -8,6 +8,7 @@ import { listMethod, singleMethod } from './registry.ts';
 export const photoMethods = [
   singleMethod({
     name: 'photo.addPhoto',
+    permission: 'photos_upload',
     httpMethod: 'POST',
     summary:
       "Uploads a photo to the token's user's album (multipart/form-data). JPEG, PNG, WebP, GIF or AVIF, decided by " +
@@ -32,6 +33,7 @@ export const photoMethods = [
   }),
   listMethod({
     name: 'photo.getPhotos',
+    permission: 'photos_read',
     httpMethod: 'GET',
     summary:
       "A user's album photos that you may see (theirs: all; a friend's: public and friends-only; others: public).",

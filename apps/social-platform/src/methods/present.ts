@@ -1,23 +1,28 @@
 import type { AppContext } from '../context.ts';
 import type { Photo, StoredFile } from '../photos/photos-service.ts';
-import { DEFAULT_NOTIFICATION_ICON_PATH } from '../routes/icon-routes.ts';
+import { DEFAULT_AVATAR_PATHS, DEFAULT_NOTIFICATION_ICON_PATH } from '../routes/icon-routes.ts';
 import type { Notification } from '../social/notifications-service.ts';
 import { profileUrl } from '../urls.ts';
 import type { User } from '../users/users-service.ts';
 
-/** The User record of the spec; fields a user does not have are left out. */
+/**
+ * The User record of the spec, with every field always present: a user without a picture
+ * has the platform's default avatar in the four `photo_*`, and `country_iso` and `gender`
+ * are null when not given. `email` is only in user.getUser (null unless it is the token's
+ * own user and the app was granted `email`), never in friend.getFriends.
+ */
 export interface ApiUser {
   user_id: number;
   user_name: string;
   full_name: string;
   joined: number;
-  country_iso?: string;
-  gender?: string;
-  email?: string;
-  photo_50px?: string;
-  photo_50px_square?: string;
-  photo_120px?: string;
-  photo_original?: string;
+  country_iso: string | null;
+  gender: string | null;
+  email?: string | null;
+  photo_50px: string;
+  photo_50px_square: string;
+  photo_120px: string;
+  photo_original: string;
   profile_url: string;
 }
 
@@ -29,31 +34,32 @@ const PICTURE_FIELDS = [
 ] as const;
 
 /**
- * User records for `users`, with their profile pictures fetched in one query.
- * `emailOf` is the one user whose e-mail may be shown (the token's own user).
+ * User records for `users`, with their profile pictures fetched in one query. With
+ * `email`, the record carries the field, filled only for `email.of` (the token's own user,
+ * when the app may see it).
  */
-export async function presentUsers(ctx: AppContext, users: User[], emailOf: number): Promise<ApiUser[]> {
+export async function presentUsers(
+  ctx: AppContext,
+  users: User[],
+  email?: { of: number | undefined },
+): Promise<ApiUser[]> {
   const pictureIds = users.flatMap((user) => (user.picture_photo_id ? [user.picture_photo_id] : []));
   const pictures = await ctx.photos.filesOf(pictureIds);
   return users.map((user) => {
-    const record: ApiUser = {
+    const files = user.picture_photo_id ? pictures.get(user.picture_photo_id) : undefined;
+    const photo = (field: (typeof PICTURE_FIELDS)[number][0], size: string) =>
+      files?.[size]?.url ?? `${ctx.config.PUBLIC_URL}${DEFAULT_AVATAR_PATHS[field]}`;
+    return {
       user_id: user.id,
       user_name: user.user_name,
       full_name: user.full_name,
       joined: Math.floor(user.joined / 1000),
+      country_iso: user.country_iso ?? null,
+      gender: user.gender ?? null,
+      ...(email ? { email: user.id === email.of ? user.email : null } : {}),
+      ...Object.fromEntries(PICTURE_FIELDS.map(([field, size]) => [field, photo(field, size)])),
       profile_url: profileUrl(ctx.config.PUBLIC_URL, user.user_name),
-    };
-    if (user.country_iso) record.country_iso = user.country_iso;
-    if (user.gender) record.gender = user.gender;
-    if (user.id === emailOf) record.email = user.email;
-    const files = user.picture_photo_id ? pictures.get(user.picture_photo_id) : undefined;
-    if (files) {
-      for (const [field, size] of PICTURE_FIELDS) {
-        const file = files[size];
-        if (file) record[field] = file.url;
-      }
-    }
-    return record;
+    } as ApiUser;
   });
 }
 

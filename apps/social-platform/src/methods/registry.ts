@@ -1,4 +1,5 @@
 import { integerParam, type ParamSpecs, type ParamValues } from '../api/params.ts';
+import type { Permission } from '../applications/permissions.ts';
 import type { ApiCaller } from '../auth/app-auth-service.ts';
 import type { AppContext } from '../context.ts';
 import type { PageResult } from '../db/paging.ts';
@@ -14,6 +15,8 @@ export interface MethodCall<P> {
 
 interface MethodDefinition<S extends ParamSpecs> {
   name: string;
+  /** What the user must have granted the app for it to call this method. */
+  permission: Permission;
   /** `POST` methods refuse GET (uploads); `GET` methods take either. */
   httpMethod: 'GET' | 'POST';
   summary: string;
@@ -24,6 +27,7 @@ interface MethodDefinition<S extends ParamSpecs> {
 
 export interface ApiMethod {
   name: string;
+  permission: Permission;
   kind: 'single' | 'list';
   httpMethod: 'GET' | 'POST';
   summary: string;
@@ -85,4 +89,15 @@ export class MethodRegistry {
     }
     return method;
   }
+}
+
+/** 403 `permission_denied` unless the caller's grant covers the method. */
+export function requirePermission(method: ApiMethod, caller: ApiCaller): void {
+  if (caller.permissions.includes(method.permission)) return;
+  throw appError(
+    'permission_denied',
+    `${method.name} needs the ${method.permission} permission, which this app has not been granted. ` +
+      'Declare it in the developer console; the user is asked to allow it the next time they open the app.',
+    { details: { permission: method.permission } },
+  );
 }

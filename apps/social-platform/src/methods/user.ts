@@ -5,13 +5,18 @@ import { singleMethod } from './registry.ts';
 export const userMethods = [
   singleMethod({
     name: 'user.getUser',
+    permission: 'basic_profile',
     httpMethod: 'GET',
-    summary: "A user's profile. email is given only for the token's own user.",
+    summary:
+      "A user's profile, every field present: email is filled only for the token's own user and with the email " +
+      'permission (null otherwise); a user without a picture has the default avatar URLs; country_iso and gender ' +
+      'are null when not given.',
     output: 'User record',
     params: { user_id: userIdParam },
     async handler({ ctx, caller, params }) {
       const subject = await subjectOf(ctx, caller, params.user_id);
-      const [record] = await presentUsers(ctx, [subject], caller.userId);
+      const mayReadEmail = caller.permissions.includes('email');
+      const [record] = await presentUsers(ctx, [subject], { of: mayReadEmail ? caller.userId : undefined });
       return record;
     },
   }),

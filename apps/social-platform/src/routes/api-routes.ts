@@ -1,5 +1,6 @@
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
+import { toPublicError } from '@repo/server-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { envelope, listPaging, SINGLE_VALUE } from '../api/envelope.ts';
 import { apiPostSchema, apiRouteSchema, tokenRouteSchema } from '../api/openapi.ts';
@@ -10,11 +11,16 @@ import type { PageResult } from '../db/paging.ts';
 import { appError } from '../error-catalogue.ts';
 import { createRateLimit } from '../http/rate-limit.ts';
 import { createMethodRegistry } from '../methods/index.ts';
+import { requirePermission } from '../methods/registry.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The app and user behind an api.php call, once its token is checked. */
     apiCaller: ApiCaller | undefined;
+    /** The method an api.php call named, once resolved: its usage is counted under it. */
+    apiMethod: string | undefined;
+    /** The error code an api.php call failed with. */
+    apiErrorCode: string | undefined;
   }
 }
 
@@ -40,13 +46,28 @@ const documentationOnly = {
 
 /** token.php and api.php: the Application API. */
 export async function apiRoutes(app: FastifyInstance): Promise<void> {
-  const { appAuth, config, redis } = app.platform;
+  const { appAuth, config, redis, usage } = app.platform;
   const registry = createMethodRegistry();
   app.decorateRequest('apiCaller', undefined);
+  app.decorateRequest('apiMethod', undefined);
+  app.decorateRequest('apiErrorCode', undefined);
 
   app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(API_SECURITY_HEADERS);
     done();
+  });
+  // Each call of a known app and method counts in the developer console's usage, failures with their code.
+  app.addHook('onError', (request, _reply, error, done) => {
+    request.apiErrorCode = toPublicError(error).code;
+    done();
+  });
+  app.addHook('onSend', async (request) => {
+    if (!request.apiCaller || !request.apiMethod) return;
+    try {
+      await usage.record(request.apiCaller.appId, request.apiMethod, request.apiErrorCode);
+    } catch (error) {
+      request.log.warn({ err: error }, 'counting app usage failed');
+    }
   });
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   await app.register(multipart, {
@@ -101,6 +122,8 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
       await checkCaller(request.apiCaller);
     }
     const method = registry.resolve(asSingle(input.fields.method, 'method'));
+    request.apiMethod = method.name;
+    requirePermission(method, request.apiCaller);
     if (method.httpMethod === 'POST' && request.method !== 'POST') {
       reply.header('Allow', 'POST');
       throw appError('post_required', `${method.name} must be called with POST (multipart/form-data).`);

@@ -17,7 +17,18 @@ export const FLASH_MESSAGES = {
   unfriended: 'You are no longer friends.',
   message_sent: 'Message sent.',
   photo_uploaded: 'Photo uploaded.',
-  app_created: 'Your app is registered.',
+  app_created: 'Your app is registered. It is in development mode: only you and your testers can open it.',
+  app_removed: 'The app is removed; it can no longer act for you.',
+  app_saved: 'Your app is saved.',
+  app_published: 'Your app is in the directory now.',
+  app_unpublished: 'Your app is back in development mode.',
+  app_disabled: 'Your app is disabled; all its tokens stopped working.',
+  app_enabled: 'Your app is enabled again.',
+  app_deleted: 'Your app is deleted.',
+  tester_added: 'Tester added.',
+  tester_removed: 'Tester removed.',
+  profile_saved: 'Your profile is saved.',
+  photo_deleted: 'Photo deleted.',
 } as const;
 
 export type FlashKey = keyof typeof FLASH_MESSAGES;

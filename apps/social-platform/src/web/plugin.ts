@@ -18,6 +18,7 @@ import { notificationPages } from './pages/notifications.ts';
 import { peoplePages } from './pages/people.ts';
 import { photoPages } from './pages/photos.ts';
 import { profilePages } from './pages/profile.ts';
+import { settingsPages } from './pages/settings.ts';
 import { csrfUserInfo } from './render.ts';
 import { applyPageSecurityHeaders } from './security-headers.ts';
 import { WebSessionStore } from './session-store.ts';
@@ -89,4 +90,5 @@ export async function webPlugin(app: FastifyInstance): Promise<void> {
   await app.register(photoPages);
   await app.register(appPages);
   await app.register(developerPages);
+  await app.register(settingsPages);
 }

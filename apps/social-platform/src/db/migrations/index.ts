@@ -3,6 +3,7 @@ import { usersMigration } from './0001_users.ts';
 import { socialMigration } from './0002_social.ts';
 import { photosMigration } from './0003_photos.ts';
 import { applicationsMigration } from './0004_applications.ts';
+import { appPlatformMigration } from './0005_app_platform.ts';
 import { webSessionsMigration } from './0050_web_sessions.ts';
 
 /**
@@ -15,5 +16,6 @@ export const migrations: MigrationSet = (dialect) => ({
   '0002_social': socialMigration(dialect),
   '0003_photos': photosMigration(dialect),
   '0004_applications': applicationsMigration(dialect),
+  '0005_app_platform': appPlatformMigration(dialect),
   '0050_web_sessions': webSessionsMigration(dialect),
 });

@@ -1,4 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { appNotFound, permissionsOf } from '../../applications/applications-service.ts';
+import { covers, PERMISSIONS } from '../../applications/permissions.ts';
+import { appError } from '../../error-catalogue.ts';
 import { canvasFrameUrl, canvasOriginProblem } from '../canvas-url.ts';
 import { renderPage } from '../render.ts';
 import { pageQuery } from '../route-schemas.ts';
@@ -20,7 +23,7 @@ const appParams = {
  */
 export const CANVAS_SANDBOX = 'allow-scripts allow-forms allow-same-origin allow-popups';
 
-/** The apps directory and the canvas page that shows one app with a fresh one-time key. */
+/** The apps directory, the consent page, and the canvas page that shows one app with a fresh one-time key. */
 export async function appPages(app: FastifyInstance): Promise<void> {
   const { platform: ctx, web } = app;
 
@@ -42,9 +45,19 @@ export async function appPages(app: FastifyInstance): Promise<void> {
     },
   );
 
+  /** The app, if the viewer may open it: a disabled one is refused, one in development mode is unknown to others. */
+  const openableApp = async (appId: number, userId: number) => {
+    const application = await ctx.apps.getById(appId);
+    if (application.status !== 'active') {
+      throw appError('app_disabled', `${application.name} has been disabled by its developer.`);
+    }
+    if (!(await ctx.apps.canOpen(application, userId))) throw appNotFound(appId);
+    return application;
+  };
+
   app.get<{ Params: { appId: number } }>('/apps/:appId', { schema: { params: appParams } }, async (request, reply) => {
     const viewer = requireViewer(request);
-    const application = await ctx.apps.getById(request.params.appId);
+    const application = await openableApp(request.params.appId, viewer.user.id);
     const problem = canvasOriginProblem(application.canvas_url, platformOrigins(request));
     if (problem) {
       return renderPage(
@@ -58,6 +71,25 @@ export async function appPages(app: FastifyInstance): Promise<void> {
         409,
       );
     }
+    const needed = permissionsOf(application);
+    const granted = await ctx.grants.permissionsOf(application.id, viewer.user.id);
+    if (!covers(granted, needed)) {
+      // No key before consent: the first opening, and any opening after the app asked for more, asks first.
+      const developer = await ctx.users.getById(application.owner_id);
+      return renderPage(request, reply, 'consent.eta', {
+        title: `Allow ${application.name}?`,
+        application: {
+          id: application.id,
+          name: application.name,
+          description: application.description,
+          iconUrl: application.icon_url,
+          inDevelopment: application.published !== 1,
+        },
+        developer: { name: developer.full_name, userName: developer.user_name },
+        permissions: needed.map((name) => ({ name, text: PERMISSIONS[name], isNew: !granted.includes(name) })),
+        asksMore: granted.length > 0,
+      });
+    }
     // A new key at every opening: the previous one, used or not, is worth nothing to anyone who sees this one.
     const key = await ctx.appAuth.issueAppKey(application.id, viewer.user.id);
     const frameUrl = canvasFrameUrl(application.canvas_url, key, application.id);
@@ -67,9 +99,21 @@ export async function appPages(app: FastifyInstance): Promise<void> {
       bodyClass: 'canvas-page',
       application: { id: application.id, name: application.name },
       frameUrl: frameUrl.toString(),
+      frameOrigin: frameUrl.origin,
       sandbox: CANVAS_SANDBOX,
     });
   });
+
+  app.post<{ Params: { appId: number } }>(
+    '/apps/:appId/allow',
+    { schema: { params: appParams }, preHandler: app.csrfProtection },
+    async (request, reply) => {
+      const viewer = requireViewer(request);
+      const application = await openableApp(request.params.appId, viewer.user.id);
+      await ctx.grants.grant(application.id, viewer.user.id, permissionsOf(application));
+      return reply.redirect(`/apps/${application.id}`, 303);
+    },
+  );
 
   /** The origins the platform answers on: PUBLIC_URL's and the one this request came in on. */
   function platformOrigins(request: { protocol: string; host: string }): string[] {

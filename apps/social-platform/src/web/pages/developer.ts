@@ -1,7 +1,10 @@
 import { isAppError } from '@repo/server-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type Application, appNotFound, permissionsOf } from '../../applications/applications-service.ts';
+import { PERMISSION_NAMES, PERMISSIONS } from '../../applications/permissions.ts';
+import { appError } from '../../error-catalogue.ts';
 import { canvasOriginProblem } from '../canvas-url.ts';
-import { setFlash } from '../flash.ts';
+import { type FlashKey, setFlash } from '../flash.ts';
 import { type FieldErrors, textFields } from '../forms.ts';
 import { renderPage } from '../render.ts';
 import { requireViewer, type Viewer } from '../viewer.ts';
@@ -85,5 +88,160 @@ export async function developerPages(app: FastifyInstance): Promise<void> {
       const sentence = message.charAt(0).toUpperCase() + message.slice(1) + (message.endsWith('.') ? '' : '.');
       return renderDeveloper(request, reply, viewer, { values, errors: { [name]: sentence }, status: 400 });
     }
+  });
+
+  const appParams = {
+    type: 'object',
+    required: ['appId'],
+    properties: { appId: { type: 'integer', minimum: 1, maximum: 2_147_483_647 } },
+  } as const;
+  type AppRequest = FastifyRequest<{ Params: { appId: number } }>;
+
+  /** The viewer's own app; someone else's is "not found", as if it did not exist. */
+  const ownApp = async (request: AppRequest) => {
+    const viewer = requireViewer(request);
+    const application = await ctx.apps.findById(request.params.appId);
+    if (!application || application.owner_id !== viewer.user.id) throw appNotFound(request.params.appId);
+    return { viewer, application };
+  };
+
+  const renderConsole = async (
+    request: AppRequest,
+    reply: FastifyReply,
+    application: Application,
+    form: { values?: Record<string, string>; permissions?: string[]; errors?: FieldErrors; status?: number } = {},
+  ) => {
+    const [testers, usage] = await Promise.all([
+      ctx.apps.testers(application.id),
+      ctx.usage.recent(application.id, 14),
+    ]);
+    const chosen = new Set(form.permissions ?? permissionsOf(application));
+    return renderPage(
+      request,
+      reply,
+      'developer-app.eta',
+      {
+        title: `${application.name} · Developer`,
+        application: {
+          id: application.id,
+          name: application.name,
+          status: application.status,
+          published: application.published === 1,
+        },
+        values: form.values ?? {
+          name: application.name,
+          description: application.description,
+          iconUrl: application.icon_url ?? '',
+          canvasUrl: application.canvas_url,
+        },
+        permissions: PERMISSION_NAMES.map((name) => ({ name, text: PERMISSIONS[name], checked: chosen.has(name) })),
+        errors: form.errors ?? {},
+        testers,
+        usage,
+        totals: usage.reduce((sum, row) => ({ calls: sum.calls + row.calls, errors: sum.errors + row.errors }), {
+          calls: 0,
+          errors: 0,
+        }),
+      },
+      form.status ?? 200,
+    );
+  };
+
+  app.get<{ Params: { appId: number } }>(
+    '/developer/apps/:appId',
+    { schema: { params: appParams } },
+    async (request, reply) => renderConsole(request, reply, (await ownApp(request)).application),
+  );
+
+  app.post<{ Params: { appId: number } }>(
+    '/developer/apps/:appId',
+    { schema: { params: appParams }, preHandler: app.csrfProtection },
+    async (request, reply) => {
+      const { application } = await ownApp(request);
+      const values = textFields(request.body, ['name', 'description', 'iconUrl', 'canvasUrl']);
+      const raw = (request.body as { permissions?: unknown } | undefined)?.permissions;
+      const permissions = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).filter(
+        (value): value is string => typeof value === 'string',
+      );
+      const urlProblem = canvasOriginProblem(values.canvasUrl.trim(), [
+        web.publicOrigin,
+        `${request.protocol}://${request.host}`,
+      ]);
+      if (urlProblem) {
+        return renderConsole(request, reply, application, {
+          values,
+          permissions,
+          errors: { canvasUrl: urlProblem },
+          status: 400,
+        });
+      }
+      try {
+        await ctx.apps.update(application.id, { ...values, permissions });
+      } catch (error) {
+        if (!isAppError(error) || error.code !== 'invalid_application') throw error;
+        const [field, ...rest] = error.message.split(': ');
+        const message = rest.join(': ') || error.message;
+        const name = ['name', 'description', 'iconUrl', 'canvasUrl'].includes(field ?? '') ? field! : '_form';
+        const sentence = message.charAt(0).toUpperCase() + message.slice(1) + (message.endsWith('.') ? '' : '.');
+        return renderConsole(request, reply, application, {
+          values,
+          permissions,
+          errors: { [name]: sentence },
+          status: 400,
+        });
+      }
+      setFlash(reply, 'app_saved', web.cookies.secure);
+      return reply.redirect(`/developer/apps/${application.id}`, 303);
+    },
+  );
+
+  /** A one-field form of the console: publish, disable, delete, testers. */
+  const action = (
+    path: string,
+    run: (application: Application, fields: Record<'value' | 'userName' | 'userId', string>) => Promise<FlashKey>,
+    redirectTo: (application: Application) => string = (application) => `/developer/apps/${application.id}`,
+  ) =>
+    app.post<{ Params: { appId: number } }>(
+      `/developer/apps/:appId/${path}`,
+      { schema: { params: appParams }, preHandler: app.csrfProtection },
+      async (request, reply) => {
+        const { application } = await ownApp(request);
+        const fields = textFields(request.body, ['value', 'userName', 'userId'] as const);
+        setFlash(reply, await run(application, fields), web.cookies.secure);
+        return reply.redirect(redirectTo(application), 303);
+      },
+    );
+
+  action('publish', async (application, { value }) => {
+    const published = value === '1';
+    await ctx.apps.setPublished(application.id, published);
+    return published ? 'app_published' : 'app_unpublished';
+  });
+  action('status', async (application, { value }) => {
+    if (value === 'disabled') {
+      await ctx.apps.setStatus(application.id, 'disabled');
+      await ctx.appAuth.revokeAllForApp(application.id);
+      return 'app_disabled';
+    }
+    await ctx.apps.setStatus(application.id, 'active');
+    return 'app_enabled';
+  });
+  action(
+    'delete',
+    async (application) => {
+      await ctx.apps.delete(application.id);
+      return 'app_deleted';
+    },
+    () => '/developer',
+  );
+  action('testers', async (application, { userName }) => {
+    const tester = await ctx.users.findByUserName(userName);
+    if (!tester) throw appError('user_not_found', `There is no user @${userName.trim()}.`);
+    await ctx.apps.addTester(application.id, tester.id);
+    return 'tester_added';
+  });
+  action('testers/remove', async (application, { userId }) => {
+    await ctx.apps.removeTester(application.id, Number(userId));
+    return 'tester_removed';
   });
 }
