@@ -108,12 +108,27 @@ describe('platform and sample app in a browser', { skip }, () => {
     appId = (await ada.getByTestId('app-id').first().innerText()).trim();
     assert.match(appId, /^\d+$/);
     await screenshot(ada, 'developer');
+    // The console: the permissions the sample app needs, then publish it to the directory.
+    await ada.goto(url(`/developer/apps/${appId}`));
+    for (const permission of ['friends', 'mail_count', 'notifications', 'photos_read', 'photos_upload']) {
+      await ada.locator(`input[name="permissions"][value="${permission}"]`).check();
+    }
+    await ada.getByRole('button', { name: 'Save' }).click();
+    await ada.getByText('Your app is saved.').waitFor();
+    await ada.getByRole('button', { name: 'Publish to the directory' }).click();
+    await ada.getByText('Your app is in the directory now.').waitFor();
+    await screenshot(ada, 'developer-console');
   });
 
   it('the other opens it in the canvas and sees their own data inside the iframe', async () => {
     await bob.goto(url('/apps'));
     await screenshot(bob, 'apps');
     await bob.getByRole('link', { name: 'Open Sample app' }).click();
+    // The first opening asks first: no key, no app, until Allow.
+    await bob.getByRole('button', { name: 'Allow' }).waitFor();
+    assert.equal(await bob.locator('iframe').count(), 0);
+    await screenshot(bob, 'consent');
+    await bob.getByRole('button', { name: 'Allow' }).click();
     const canvas = bob.frameLocator('[data-testid="canvas"]');
     await canvas.getByTestId('user-name').waitFor();
     assert.equal(await canvas.getByTestId('user-name').innerText(), 'Bob Builder');
