@@ -1,17 +1,19 @@
-/** Response records of the Domain Intelligence API (checked against /openapi.json by the tests). */
+/** Types of the Domain Intelligence API's client (its records checked against /openapi.json by the tests). */
 
-export interface Availability {
-  domain: string;
-  /** true only when the registry said the name is free; null when unknown or invalid. */
-  available: boolean | null;
-  status: 'available' | 'registered' | 'reserved' | 'unknown' | 'invalid';
-  source: 'zone' | 'rdap' | 'cache' | 'rules';
-  checked_at: string;
-  reason?: string;
-  message?: string;
-  registry_status?: string[];
-}
+import type { FeedRecord } from '@repo/contracts/domain-intel';
 
+// The records themselves are the servers' own contracts (TypeBox schemas in @repo/contracts),
+// so the SDK cannot drift from what the API sends; type-only, so nothing of them is bundled.
+export type {
+  Availability,
+  FeedRecord,
+  Quota,
+  Suggestion,
+  SuggestionStats,
+} from '@repo/contracts/domain-intel';
+
+// The WHOIS record is still written in apps/domain-intel (rdap/types.ts, routes/v1/whois-schema.ts);
+// it moves into @repo/contracts with its owner's next change.
 export interface WhoisRecord {
   domain: string;
   unicode_name: string | null;
@@ -79,47 +81,6 @@ export interface WhoisContact {
   postal_code: string | null;
   country: string | null;
   redacted_fields: string[];
-}
-
-export interface Suggestion {
-  domain: string;
-  unicode_domain: string;
-  tld: string;
-  available: true;
-  source: string;
-  score: number;
-  kind: 'exact' | 'tld_swap' | 'domain_hack' | 'plural' | 'hyphenated' | 'prefix' | 'suffix';
-  checked_at: string;
-}
-
-export interface FeedRecord {
-  domain: string;
-  tld: string;
-  status: string;
-  dropped_at: string | null;
-  first_archived: string | null;
-  age_years: number | null;
-  alt_tld_count: number | null;
-  alt_tlds: string[];
-  da: number | null;
-  tf: number | null;
-  length: number;
-  has_hyphen: boolean;
-  has_digit: boolean;
-  verified_at: string | null;
-  /** For pending-delete names: when the registry is expected to purge it (null otherwise). */
-  expected_drop_at: string | null;
-}
-
-export interface Quota {
-  plan: string;
-  /** null: unlimited. */
-  limit: number | null;
-  used: number;
-  remaining: number | null;
-  resets_at: string;
-  period_end: string | null;
-  cancelled: boolean;
 }
 
 export type FeedStatus = 'dropped' | 'pending-delete' | 'redemption' | 'left-zone' | 'any';

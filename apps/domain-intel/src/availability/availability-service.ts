@@ -1,3 +1,4 @@
+import type { Availability } from '@repo/contracts/domain-intel';
 import type { Clock } from '@repo/server-kit';
 import type { Cache } from '../cache/cache.ts';
 import { type NormalizedDomain, parseDomain } from '../domain/normalize.ts';
@@ -5,27 +6,7 @@ import type { RdapClient, RdapLookup } from '../rdap/types.ts';
 import type { ReservedNames } from './reserved-names.ts';
 import type { ZonePresence } from './zone-presence.ts';
 
-export type AvailabilityStatus = 'available' | 'registered' | 'reserved' | 'unknown' | 'invalid';
-export type AvailabilitySource = 'zone' | 'rdap' | 'cache' | 'rules';
-
-/** One row of /v1/check. `available` is true only on the registry's own 404. */
-export interface AvailabilityResult {
-  /** The normalised name; for an invalid entry, the entry as given (trimmed). */
-  domain: string;
-  available: boolean | null;
-  status: AvailabilityStatus;
-  source: AvailabilitySource;
-  /** When the deciding answer was obtained (a cached row keeps its original time). */
-  checked_at: string;
-  /** Why the status is `unknown` or `invalid` (snake_case code). */
-  reason?: string;
-  /** The same, for a person. */
-  message?: string;
-  /** The registry's RDAP status strings, when RDAP found a record. */
-  registry_status?: string[];
-}
-
-type CachedVerdict = Omit<AvailabilityResult, 'domain' | 'source'>;
+type CachedVerdict = Omit<Availability, 'domain' | 'source'>;
 
 export interface AvailabilitySettings {
   deadlineMs: number;
@@ -60,7 +41,7 @@ export class AvailabilityService {
    * One result per input, in order. Lookups run in parallel (the RDAP engine bounds each
    * server); whatever has not answered by `deadline` (wall-clock epoch ms) is `unknown`.
    */
-  async check(inputs: readonly string[], options: { deadline?: number } = {}): Promise<AvailabilityResult[]> {
+  async check(inputs: readonly string[], options: { deadline?: number } = {}): Promise<Availability[]> {
     const deadline = options.deadline ?? Date.now() + this.#settings.deadlineMs;
     const parsed = inputs.map((input) => parseDomain(input));
     const toLookUp = new Map<string, NormalizedDomain>();
@@ -69,7 +50,7 @@ export class AvailabilityService {
     }
     const decided = await this.#decide([...toLookUp.values()], deadline);
 
-    return parsed.map((result): AvailabilityResult => {
+    return parsed.map((result): Availability => {
       if (!result.ok) {
         return {
           domain: result.input,
@@ -85,12 +66,12 @@ export class AvailabilityService {
       if (this.#deps.reserved.has(result.domain)) {
         return { domain: name, available: false, status: 'reserved', source: 'rules', checked_at: this.#now() };
       }
-      return decided.get(name) as AvailabilityResult;
+      return decided.get(name) as Availability;
     });
   }
 
-  async #decide(domains: NormalizedDomain[], deadline: number): Promise<Map<string, AvailabilityResult>> {
-    const results = new Map<string, AvailabilityResult>();
+  async #decide(domains: NormalizedDomain[], deadline: number): Promise<Map<string, Availability>> {
+    const results = new Map<string, Availability>();
     const cached = await this.#deps.cache.getMany(domains.map((domain) => domain.name));
     const misses: NormalizedDomain[] = [];
     domains.forEach((domain, index) => {
@@ -106,7 +87,7 @@ export class AvailabilityService {
     return results;
   }
 
-  async #decideOne(name: string, deadline: number): Promise<AvailabilityResult> {
+  async #decideOne(name: string, deadline: number): Promise<Availability> {
     if ((await this.#inZone(name)) === true) {
       return { domain: name, available: false, status: 'registered', source: 'zone', checked_at: this.#now() };
     }
@@ -174,7 +155,7 @@ export class AvailabilityService {
 
 type RdapDecidedStatus = keyof AvailabilitySettings['ttlMs'];
 
-function toResult(name: string, lookup: RdapLookup): AvailabilityResult & { status: RdapDecidedStatus } {
+function toResult(name: string, lookup: RdapLookup): Availability & { status: RdapDecidedStatus } {
   switch (lookup.kind) {
     case 'found':
       return {

@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
+import type { FeedRecord } from '@repo/contracts/domain-intel';
 import { isAppError, toPublicError, utcDate } from '@repo/server-kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { CSV_HEADER, type FeedRecord, toCsvLine } from '../feed/feed-row.ts';
+import { CSV_HEADER, toCsvLine } from '../feed/feed-row.ts';
 import {
   FEED_FILTER_PARAMETERS,
   FEED_SORTS,

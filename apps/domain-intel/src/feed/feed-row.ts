@@ -1,28 +1,9 @@
+import type { FeedRecord } from '@repo/contracts/domain-intel';
 import type { Selectable } from 'kysely';
 import type { FeedDomainTable } from '../db/schema.ts';
 
 /** A mean Gregorian year, so that ages and the `min_years` filter agree. */
 export const YEAR_MS = 365.2425 * 86_400_000;
-
-/** One record of the feed as /v1/domains, /v1/sample and the export return it. */
-export interface FeedRecord {
-  domain: string;
-  tld: string;
-  status: string;
-  dropped_at: string | null;
-  first_archived: string | null;
-  age_years: number | null;
-  alt_tld_count: number | null;
-  alt_tlds: string[];
-  da: number | null;
-  tf: number | null;
-  length: number;
-  has_hyphen: boolean;
-  has_digit: boolean;
-  verified_at: string | null;
-  /** When a pending-delete name is expected to be purged (null in every other status). */
-  expected_drop_at: string | null;
-}
 
 export const FEED_COLUMNS = [
   'domain',

@@ -1,10 +1,11 @@
+import type { FeedRecord } from '@repo/contracts/domain-intel';
 import type { Clock, Dialect } from '@repo/server-kit';
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { DB } from '../db/schema.ts';
 import { FeedIndex } from './feed-index.ts';
 import { applyFilters, applySort, feedBase } from './feed-query.ts';
-import { FEED_COLUMNS, type FeedRecord, toFeedRecord } from './feed-row.ts';
+import { FEED_COLUMNS, toFeedRecord } from './feed-row.ts';
 import type { FeedFilters, FeedPage } from './filters.ts';
 
 const EXPORT_BATCH = 1_000;

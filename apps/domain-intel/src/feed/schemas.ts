@@ -1,36 +1,6 @@
 import { Type } from '@fastify/type-provider-typebox';
 import { FEED_SORTS, FEED_STATUSES, MAX_LIMIT, MAX_OFFSET } from './filters.ts';
 
-const nullable = <
-  T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Integer> | ReturnType<typeof Type.Number>,
->(
-  schema: T,
-) => Type.Union([schema, Type.Null()]);
-
-/** One dropped-domain record (the same shape in /v1/domains, /v1/sample and the export). */
-export const FeedRecordSchema = Type.Object({
-  domain: Type.String({ examples: ['oldbrand.com'] }),
-  tld: Type.String(),
-  status: Type.String({ description: 'left-zone, redemption, pending-delete, dropped, returned or re-registered' }),
-  dropped_at: nullable(Type.String({ format: 'date-time', description: 'When RDAP first verified the drop' })),
-  first_archived: nullable(Type.String({ format: 'date', description: 'First Wayback Machine capture' })),
-  age_years: nullable(Type.Number({ description: 'Years since the first capture, one decimal, rounded down' })),
-  alt_tld_count: nullable(Type.Integer({ description: 'Other tracked TLDs where the same label is registered' })),
-  alt_tlds: Type.Array(Type.String()),
-  da: nullable(Type.Integer({ description: 'Moz Domain Authority (null when unknown)' })),
-  tf: nullable(Type.Integer({ description: 'Majestic Trust Flow (null when unknown)' })),
-  length: Type.Integer({ description: 'Characters in the label' }),
-  has_hyphen: Type.Boolean(),
-  has_digit: Type.Boolean(),
-  verified_at: nullable(Type.String({ format: 'date-time', description: 'Last RDAP confirmation of the status' })),
-  expected_drop_at: nullable(
-    Type.String({
-      format: 'date-time',
-      description: 'For pending-delete names: when the registry is expected to purge it (null otherwise)',
-    }),
-  ),
-});
-
 const text = (description: string) => Type.Optional(Type.String({ description }));
 
 /** Filter parameters, validated by feed/filters.ts (which gives each its own error code). */
@@ -42,13 +12,6 @@ export const FeedFilterQuery = {
   dropped_after: text('Dropped at or after this ISO date or date-time'),
   dropped_before: text('Dropped before this ISO date or date-time'),
   status: text(`One of ${FEED_STATUSES.join(', ')} (default dropped: RDAP-verified drops only)`),
-  max_length: text('Longest label in characters (1-63)'),
-  hyphens: text('`false`: only labels without a hyphen (default true: either)'),
-  digits: text('`false`: only labels without a digit (default true: either)'),
-  contains: text('Plain text the label must contain (letters, digits, hyphens; no wildcards)'),
-  min_alt_tlds: text('At least this many other tracked TLDs where the label is registered (0-100)'),
-  drops_after: text('With status=pending-delete: expected to drop at or after this ISO date or date-time'),
-  drops_before: text('With status=pending-delete: expected to drop before this ISO date or date-time'),
 };
 
 export const FeedPageQuery = {

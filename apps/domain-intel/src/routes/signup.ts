@@ -1,21 +1,13 @@
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
-import { Type } from '@fastify/type-provider-typebox';
+import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
+import { Envelope, SignupResult } from '@repo/contracts/domain-intel';
 import { type AppError, isAppError, toPublicError } from '@repo/server-kit';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { appError } from '../error-catalogue.ts';
 import { ok } from '../http/envelope.ts';
-import { Envelope } from '../http/schemas.ts';
 
 const SignupBody = Type.Object({ email: Type.String({ maxLength: 320 }) });
-
-const SignupResult = Type.Object({
-  account_id: Type.String(),
-  email: Type.String(),
-  plan: Type.String(),
-  key: Type.String({ description: 'Shown only in this response' }),
-  key_id: Type.String(),
-});
 
 /** Browsers (which never list application/json) get HTML; JSON clients get the API envelope. */
 const wantsJson = (request: FastifyRequest) =>
@@ -26,7 +18,7 @@ const wantsJson = (request: FastifyRequest) =>
  * Self-service sign-up for the Free plan (no card). Outside /v1: the spec keeps /v1 GET-only.
  * Limited per client address so it cannot be used to mint keys in bulk.
  */
-export async function signupRoutes(app: FastifyInstance): Promise<void> {
+export const signupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { config, redis, accounts } = app.ctx;
   await app.register(formbody, { bodyLimit: 4096 });
   await app.register(rateLimit, {
@@ -68,7 +60,7 @@ export async function signupRoutes(app: FastifyInstance): Promise<void> {
       const email = (request.body as { email?: unknown } | undefined)?.email;
       try {
         const { account, key } = await accounts.signUp({ email, plan: 'free' });
-        const result = {
+        const result: SignupResult = {
           account_id: account.account_id,
           email: account.email,
           plan: account.plan,
@@ -87,7 +79,7 @@ export async function signupRoutes(app: FastifyInstance): Promise<void> {
       }
     },
   );
-}
+};
 
 function renderFormError(reply: FastifyReply, error: AppError, email: unknown) {
   const { status, message } = toPublicError(error);

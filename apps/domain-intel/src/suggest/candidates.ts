@@ -1,8 +1,10 @@
+import type { SuggestionKind } from '@repo/contracts/domain-intel';
 import { parseDomain } from '../domain/normalize.ts';
 import type { Keyword } from './keyword.ts';
 import { PREFIXES, SUFFIXES } from './word-lists.ts';
 
-export type CandidateKind = 'exact' | 'tld_swap' | 'domain_hack' | 'plural' | 'hyphenated' | 'prefix' | 'suffix';
+/** How a candidate was formed: the `kind` of a suggestion on the wire. */
+export type CandidateKind = SuggestionKind;
 
 export interface Candidate {
   /** Normalised ASCII name, e.g. `xn--caf-dma.com`. */

@@ -1,3 +1,4 @@
+import type { Suggestion, SuggestionStats } from '@repo/contracts/domain-intel';
 import { type Candidate, generateCandidates } from './candidates.ts';
 import { type AvailabilityVerdict, confirmBestFirst } from './confirmation.ts';
 import { parseKeyword } from './keyword.ts';
@@ -27,33 +28,9 @@ export interface SuggestionSettings {
   onError?: (error: unknown) => void;
 }
 
-export interface Suggestion {
-  domain: string;
-  unicode_domain: string;
-  tld: string;
-  available: true;
-  source: string;
-  score: number;
-  kind: Candidate['kind'];
-  checked_at: string;
-}
-
 export interface SuggestionRun {
   suggestions: Suggestion[];
-  stats: {
-    tlds: string[];
-    /** Candidate names generated. */
-    candidates: number;
-    /** Candidates looked up in the zone index (their TLD has an index). */
-    screened: number;
-    /** Of those, found in the latest zone snapshot and dropped. */
-    in_zone: number;
-    /** Names asked of RDAP (through the availability engine). */
-    checked: number;
-    /** Checked names with no reliable answer (left out). */
-    unconfirmed: number;
-    deadline_reached: boolean;
-  };
+  stats: SuggestionStats;
 }
 
 interface Ranked {

@@ -1,11 +1,11 @@
-import { Type } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
+import { Availability, Envelope } from '@repo/contracts/domain-intel';
 import { Counter } from 'prom-client';
 import type { Plan } from '../../accounts/plans.ts';
 import { normalizeDomain, parseDomain } from '../../domain/normalize.ts';
 import { appError } from '../../error-catalogue.ts';
 import { ok } from '../../http/envelope.ts';
-import { Envelope, keyedErrorResponses } from '../../http/schemas.ts';
+import { keyedErrorResponses } from '../../http/schemas.ts';
 
 /** Most names in one call, whatever the plan (the plan table may allow fewer). */
 export const MAX_DOMAINS_PER_CHECK = 30;
@@ -21,26 +21,6 @@ const CheckQuery = Type.Object({
       examples: ['example.com,example.org,münchen.de'],
     }),
   ),
-});
-
-export const AvailabilityRow = Type.Object({
-  domain: Type.String({ description: 'Normalised ASCII name; for an invalid entry, the entry as given' }),
-  available: Type.Union([Type.Boolean(), Type.Null()], {
-    description: 'true only when the registry said the name is not registered; null when unknown or invalid',
-  }),
-  status: Type.Union(
-    ['available', 'registered', 'reserved', 'unknown', 'invalid'].map((status) => Type.Literal(status)),
-  ),
-  source: Type.Union(
-    ['zone', 'rdap', 'cache', 'rules'].map((source) => Type.Literal(source)),
-    {
-      description: 'What decided: zone snapshot, RDAP, the cache of an earlier answer, or our rules',
-    },
-  ),
-  checked_at: Type.String({ format: 'date-time' }),
-  reason: Type.Optional(Type.String({ description: 'Why unknown or invalid (snake_case code)' })),
-  message: Type.Optional(Type.String()),
-  registry_status: Type.Optional(Type.Array(Type.String(), { description: 'RDAP status of a registered name' })),
 });
 
 /**
@@ -89,7 +69,7 @@ function assertPlanAllows(plan: Plan, count: number): void {
   }
 }
 
-export default async function checkRoute(app: FastifyInstance): Promise<void> {
+const checkRoute: FastifyPluginAsyncTypebox = async (app) => {
   // How often answers are unknown, and why, is what tells an operator a registry is in trouble.
   const answers = new Counter({
     name: `${app.metrics.prefix}check_answers_total`,
@@ -110,13 +90,13 @@ export default async function checkRoute(app: FastifyInstance): Promise<void> {
         tags: ['availability'],
         querystring: CheckQuery,
         response: {
-          200: Envelope(Type.Array(AvailabilityRow)),
+          200: Envelope(Type.Array(Availability)),
           ...keyedErrorResponses,
         },
       },
     },
     async (request) => {
-      const { domain, domains } = request.query as { domain?: string; domains?: string };
+      const { domain, domains } = request.query;
       if (domain !== undefined && domains !== undefined) {
         throw appError('conflicting_parameters', 'Give either domain or domains, not both.');
       }
@@ -127,7 +107,7 @@ export default async function checkRoute(app: FastifyInstance): Promise<void> {
       if (domain !== undefined) {
         names = [normalizeDomain(domain).name];
       } else {
-        names = splitDomainList(domains as string);
+        names = splitDomainList(domains!);
         assertPlanAllows(request.caller!.plan, names.length);
       }
       const results = await app.ctx.availability.check(names);
@@ -135,4 +115,6 @@ export default async function checkRoute(app: FastifyInstance): Promise<void> {
       return ok(request, results, { count: results.length });
     },
   );
-}
+};
+
+export default checkRoute;

@@ -1,11 +1,11 @@
-import { Type } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
+import { EnvelopeWithMeta, FeedListMeta, FeedRecord } from '@repo/contracts/domain-intel';
 import { parseFeedFilters, parseFeedPage } from '../../feed/filters.ts';
-import { FeedFilterQuery, FeedPageQuery, FeedRecordSchema } from '../../feed/schemas.ts';
+import { FeedFilterQuery, FeedPageQuery } from '../../feed/schemas.ts';
 import { ok } from '../../http/envelope.ts';
-import { Envelope, keyedErrorResponses } from '../../http/schemas.ts';
+import { keyedErrorResponses } from '../../http/schemas.ts';
 
-export default async function domainsRoute(app: FastifyInstance): Promise<void> {
+const domainsRoute: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/domains',
     {
@@ -16,15 +16,17 @@ export default async function domainsRoute(app: FastifyInstance): Promise<void> 
           'Out-of-range or malformed parameters are a 400 with a code naming the parameter.',
         tags: ['feed'],
         querystring: Type.Object({ ...FeedFilterQuery, ...FeedPageQuery }),
-        response: { 200: Envelope(Type.Array(FeedRecordSchema)), ...keyedErrorResponses },
+        response: { 200: EnvelopeWithMeta(Type.Array(FeedRecord), FeedListMeta), ...keyedErrorResponses },
       },
     },
     async (request) => {
-      const query = request.query as Record<string, string | undefined>;
+      const query = request.query;
       const filters = parseFeedFilters(query, app.ctx.config.TRACKED_TLDS);
       const page = parseFeedPage(query);
       const { records, total } = await app.ctx.feed.list(filters, page);
       return ok(request, records, { total, limit: page.limit, offset: page.offset, sort: page.sort });
     },
   );
-}
+};
+
+export default domainsRoute;

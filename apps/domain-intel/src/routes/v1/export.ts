@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
-import { Type } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
+import type { FeedRecord } from '@repo/contracts/domain-intel';
 import { appError } from '../../error-catalogue.ts';
-import { CSV_HEADER, type FeedRecord, toCsvLine } from '../../feed/feed-row.ts';
+import { CSV_HEADER, toCsvLine } from '../../feed/feed-row.ts';
 import { parseFeedFilters } from '../../feed/filters.ts';
 import { FeedFilterQuery } from '../../feed/schemas.ts';
 import { requirePlanFeature } from '../../http/plan-gate.ts';
@@ -18,7 +18,7 @@ async function* render(records: AsyncIterable<FeedRecord>, format: (typeof FORMA
   }
 }
 
-export default async function exportRoute(app: FastifyInstance): Promise<void> {
+const exportRoute: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/domains/export',
     {
@@ -33,14 +33,18 @@ export default async function exportRoute(app: FastifyInstance): Promise<void> {
           format: Type.Optional(Type.String({ description: 'ndjson (default) or csv' })),
         }),
         response: {
-          200: { description: 'NDJSON (application/x-ndjson) or CSV (text/csv)', type: 'string' },
+          200: Type.Unsafe<Readable>({
+            description: 'NDJSON (application/x-ndjson) or CSV (text/csv)',
+            type: 'string',
+          }),
           ...keyedErrorResponses,
         },
       },
     },
     async (request, reply) => {
       requirePlanFeature(request, 'bulkExport', 'Bulk export');
-      const query = request.query as Record<string, string | undefined>;
+      // The paging parameters are deliberately not in the schema: they are read only to be refused.
+      const query: Record<string, string | undefined> = request.query;
       const paging = PAGING_PARAMETERS.filter((name) => query[name] !== undefined);
       if (paging.length > 0) {
         throw appError(
@@ -68,4 +72,6 @@ export default async function exportRoute(app: FastifyInstance): Promise<void> {
       return reply.send(Readable.from(render(app.ctx.feed.stream(filters), typed)));
     },
   );
-}
+};
+
+export default exportRoute;

@@ -1,11 +1,9 @@
 import rateLimit from '@fastify/rate-limit';
-import { Type } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
+import { EnvelopeWithMeta, ErrorEnvelopeRef, FeedListMeta, FeedRecord } from '@repo/contracts/domain-intel';
 import { parseDomain } from '../../domain/normalize.ts';
 import { appError } from '../../error-catalogue.ts';
-import { FeedRecordSchema } from '../../feed/schemas.ts';
 import { ok } from '../../http/envelope.ts';
-import { Envelope } from '../../http/schemas.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -14,7 +12,7 @@ const DAY_MS = 86_400_000;
  * client IP gets SAMPLE_RATE_PER_DAY calls per day (shared across instances through Redis
  * when REDIS_URL is set).
  */
-export default async function sampleRoute(app: FastifyInstance): Promise<void> {
+const sampleRoute: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(rateLimit, {
     global: false,
     ...(app.ctx.redis ? { redis: app.ctx.redis, nameSpace: 'sample-rate:' } : {}),
@@ -45,14 +43,14 @@ export default async function sampleRoute(app: FastifyInstance): Promise<void> {
         security: [],
         querystring: Type.Object({ domain: Type.Optional(Type.String({ description: 'e.g. oldbrand.com' })) }),
         response: {
-          200: Envelope(Type.Array(FeedRecordSchema, { maxItems: 1 })),
-          400: Type.Ref('ErrorEnvelope'),
-          429: Type.Ref('ErrorEnvelope'),
+          200: EnvelopeWithMeta(Type.Array(FeedRecord, { maxItems: 1 }), FeedListMeta),
+          400: ErrorEnvelopeRef,
+          429: ErrorEnvelopeRef,
         },
       },
     },
     async (request) => {
-      const { domain } = request.query as { domain?: string };
+      const { domain } = request.query;
       if (domain === undefined || domain.trim() === '') {
         throw appError('missing_domain', 'Pass the domain to preview, e.g. /v1/sample?domain=example.com.');
       }
@@ -75,4 +73,6 @@ export default async function sampleRoute(app: FastifyInstance): Promise<void> {
       return ok(request, rows, { total: rows.length, limit: 1, offset: 0 });
     },
   );
-}
+};
+
+export default sampleRoute;

@@ -1,22 +1,13 @@
 import { Readable } from 'node:stream';
-import { Type } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
+import { Envelope, ErrorEnvelopeRef, SnapshotInfo } from '@repo/contracts/domain-intel';
 import { appError } from '../../error-catalogue.ts';
 import { ok } from '../../http/envelope.ts';
 import { requirePlanFeature } from '../../http/plan-gate.ts';
-import { Envelope, keyedErrorResponses } from '../../http/schemas.ts';
+import { keyedErrorResponses } from '../../http/schemas.ts';
 import { assertSnapshotDate } from '../../zones/index.ts';
 
-const SnapshotInfo = Type.Object({
-  tld: Type.String(),
-  date: Type.String({ format: 'date' }),
-  names: Type.Integer({ description: 'Delegated second-level names in the zone that day' }),
-  bytes: Type.Integer({ description: 'Compressed size as stored' }),
-  imported_at: Type.String({ format: 'date-time' }),
-  download: Type.String({ description: 'Path of the download' }),
-});
-
-export default async function snapshotsRoutes(app: FastifyInstance): Promise<void> {
+const snapshotsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tracked = () => app.ctx.config.TRACKED_TLDS;
   const trackedTld = (raw: string) => {
     const tld = raw.trim().toLowerCase();
@@ -43,19 +34,21 @@ export default async function snapshotsRoutes(app: FastifyInstance): Promise<voi
     },
     async (request) => {
       requirePlanFeature(request, 'snapshots', 'Zone snapshots');
-      const { tld } = request.query as { tld?: string };
+      const { tld } = request.query;
       const records = await app.ctx.zones.listSnapshots(tld === undefined ? undefined : trackedTld(tld));
       const rows = records
         .filter((record) => tracked().includes(record.tld))
         .sort((a, b) => (a.date === b.date ? (a.tld < b.tld ? -1 : 1) : a.date < b.date ? 1 : -1))
-        .map((record) => ({
-          tld: record.tld,
-          date: record.date,
-          names: record.names,
-          bytes: record.bytes,
-          imported_at: new Date(record.imported_at).toISOString(),
-          download: `/v1/snapshots/${record.tld}/${record.date}`,
-        }));
+        .map(
+          (record): SnapshotInfo => ({
+            tld: record.tld,
+            date: record.date,
+            names: record.names,
+            bytes: record.bytes,
+            imported_at: new Date(record.imported_at).toISOString(),
+            download: `/v1/snapshots/${record.tld}/${record.date}`,
+          }),
+        );
       return ok(request, rows, { total: rows.length });
     },
   );
@@ -69,15 +62,15 @@ export default async function snapshotsRoutes(app: FastifyInstance): Promise<voi
         tags: ['snapshots'],
         params: Type.Object({ tld: Type.String(), date: Type.String() }),
         response: {
-          200: { description: 'text/plain, one name per line', type: 'string' },
-          404: Type.Ref('ErrorEnvelope'),
+          200: Type.Unsafe<Readable>({ description: 'text/plain, one name per line', type: 'string' }),
+          404: ErrorEnvelopeRef,
           ...keyedErrorResponses,
         },
       },
     },
     async (request, reply) => {
       requirePlanFeature(request, 'snapshots', 'Zone snapshots');
-      const params = request.params as { tld: string; date: string };
+      const params = request.params;
       const tld = trackedTld(params.tld);
       const date = assertSnapshotDate(params.date);
       if (!(await app.ctx.snapshots.has(tld, date))) {
@@ -89,4 +82,6 @@ export default async function snapshotsRoutes(app: FastifyInstance): Promise<voi
       return reply.send(Readable.from(app.ctx.snapshots.readChunks(tld, date)));
     },
   );
-}
+};
+
+export default snapshotsRoutes;

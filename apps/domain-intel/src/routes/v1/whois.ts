@@ -1,11 +1,12 @@
 import { Type } from '@fastify/type-provider-typebox';
+import { Envelope } from '@repo/contracts/domain-intel';
 import type { AppError } from '@repo/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { Counter } from 'prom-client';
 import { normalizeDomain } from '../../domain/normalize.ts';
 import { appError } from '../../error-catalogue.ts';
 import { ok } from '../../http/envelope.ts';
-import { Envelope, keyedErrorResponses } from '../../http/schemas.ts';
+import { keyedErrorResponses } from '../../http/schemas.ts';
 import type { RdapLookup } from '../../rdap/types.ts';
 import { WhoisRecordSchema } from './whois-schema.ts';
 
