@@ -35,6 +35,6 @@ export const FeedListMeta = Type.Object(
     offset: Type.Integer({ description: 'Rows skipped' }),
     sort: Type.Optional(Type.String({ description: 'The order of the rows' })),
   },
-  { additionalProperties: true, description: 'Request id and paging' },
+  { additionalProperties: true, description: 'Request id, and paging fields on lists' },
 );
 export type FeedListMeta = Static<typeof FeedListMeta>;
