@@ -6,4 +6,3 @@ export * from './quota.ts';
 export * from './signup.ts';
 export * from './snapshots.ts';
 export * from './suggest.ts';
-export * from './whois.ts';
