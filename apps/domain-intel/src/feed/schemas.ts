@@ -12,6 +12,13 @@ export const FeedFilterQuery = {
   dropped_after: text('Dropped at or after this ISO date or date-time'),
   dropped_before: text('Dropped before this ISO date or date-time'),
   status: text(`One of ${FEED_STATUSES.join(', ')} (default dropped: RDAP-verified drops only)`),
+  max_length: text('Longest label in characters (1-63)'),
+  hyphens: text('`false`: only labels without a hyphen (default true: either)'),
+  digits: text('`false`: only labels without a digit (default true: either)'),
+  contains: text('Plain text the label must contain (letters, digits, hyphens; no wildcards)'),
+  min_alt_tlds: text('At least this many other tracked TLDs where the label is registered (0-100)'),
+  drops_after: text('With status=pending-delete: expected to drop at or after this ISO date or date-time'),
+  drops_before: text('With status=pending-delete: expected to drop before this ISO date or date-time'),
 };
 
 export const FeedPageQuery = {
