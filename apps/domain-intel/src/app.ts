@@ -15,6 +15,7 @@ import { authentication } from './http/authentication.ts';
 import { renderError } from './http/envelope.ts';
 import { pages } from './http/pages.ts';
 import { jobsScheduler } from './jobs/scheduler-plugin.ts';
+import { accountApiRoutes } from './routes/account/index.ts';
 import { signupRoutes } from './routes/signup.ts';
 import { v1Routes } from './routes/v1/index.ts';
 import { zoneIndexRefresher } from './zone-index/refresh-plugin.ts';
@@ -128,6 +129,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       if (options.extraV1Routes) await v1.register(options.extraV1Routes);
     },
     { prefix: '/v1' },
+  );
+  await app.register(
+    async (account) => {
+      await account.register(apiHeaders);
+      await account.register(authentication);
+      await account.register(accountApiRoutes);
+    },
+    { prefix: '/account' },
   );
   return app;
 }

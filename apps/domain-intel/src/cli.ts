@@ -6,6 +6,7 @@ import { listen, packageVersion, runCli } from '@repo/server-kit';
 import { Command } from 'commander';
 import { buildApp } from './app.ts';
 import { registerAccountCommands } from './cli/accounts-commands.ts';
+import { registerDeliveryCommands } from './cli/delivery-commands.ts';
 import { registerEnrichCommands } from './cli/enrich-commands.ts';
 import { registerJobsCommands } from './cli/jobs-commands.ts';
 import { registerZonesCommands } from './cli/zones-commands.ts';
@@ -49,5 +50,6 @@ registerAccountCommands(program, getContext);
 registerZonesCommands(program, getContext);
 registerJobsCommands(program, getContext);
 registerEnrichCommands(program, getContext);
+registerDeliveryCommands(program, getContext);
 
 await runCli(program, { longRunning: ['serve'], cleanup: async () => context?.close() });

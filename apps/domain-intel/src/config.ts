@@ -125,7 +125,10 @@ export const envSchema = baseEnvSchema.extend({
     .min(0.01)
     .max(24 * 30)
     .default(24),
-  /** Allow http and loopback RDAP servers (simulator, tests). Private ranges stay refused. */
+  /**
+   * Allow http and loopback RDAP servers, webhook and SFTP delivery targets (simulator, tests,
+   * demo). Private ranges stay refused.
+   */
   RDAP_ALLOW_INSECURE: envFlag,
   /** TCP+TLS connect timeout per RDAP request, ms. */
   RDAP_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(3_000),
@@ -275,6 +278,10 @@ export const envSchema = baseEnvSchema.extend({
   STRIPE_API_URL: z.string().url().default('https://api.stripe.com'),
   /** Oldest webhook signature timestamp accepted, seconds (Stripe's default tolerance, against replays). */
   STRIPE_WEBHOOK_TOLERANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
+  /** Connect and response timeout of one webhook or SFTP delivery attempt, ms. */
+  DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** How long one sending round may start new deliveries, seconds (the rest waits for the next round). */
+  DELIVERY_SEND_BUDGET_SECONDS: z.coerce.number().int().min(1).max(3_600).default(300),
   /** Seed a demo account and key at start (npm start). */
   DEMO: envFlag,
 });

@@ -10,6 +10,11 @@ import { createStripeClient, stripeSettings } from './billing/stripe-client.ts';
 import type { Config } from './config.ts';
 import { migrations } from './db/migrations/index.ts';
 import type { DB } from './db/schema.ts';
+import type { AccountEventListener } from './delivery/account-events.ts';
+import { DeliveryService } from './delivery/delivery-service.ts';
+import { DeliveryOutbox } from './delivery/outbox.ts';
+import { SavedFilters } from './delivery/saved-filters.ts';
+import { DeliveryTargets } from './delivery/targets.ts';
 import type { EnrichmentService } from './enrich/enrichment-service.ts';
 import { FeedService } from './feed/feed-service.ts';
 import type { JobLeases } from './jobs/lease.ts';
@@ -62,6 +67,16 @@ export interface AppContext extends Infrastructure<DB> {
   mailer: Mailer | undefined;
   /** Stripe Checkout, the portal and webhooks; undefined without STRIPE_SECRET_KEY (plans are set by the operator). */
   billing: BillingService | undefined;
+  /** Report an account event (quota, keys, subscription, watchlist): recorded for its webhooks. */
+  onAccountEvent: AccountEventListener;
+  /** Saved feed filters of accounts (custom filters). */
+  savedFilters: SavedFilters;
+  /** Webhook, e-mail and SFTP delivery targets. */
+  targets: DeliveryTargets;
+  /** The delivery outbox: filter batches, account events, deliveries and their log. */
+  outbox: DeliveryOutbox;
+  /** Matching saved filters against new feed rows, sending what is due, account events. */
+  delivery: DeliveryService;
   close(): Promise<void>;
 }
 
@@ -106,8 +121,15 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const whois = createWhoisService(config, { rdap, redis, clock, onError: reportBackgroundError });
   const log = overrides.log ?? stderrLog;
   const mailer = createMailer(config, log, () => clock.now());
+  const addressPolicy = { allowInsecure: config.RDAP_ALLOW_INSECURE };
+  // Services that cause account events report them here; the delivery service records them.
+  let delivery: DeliveryService | undefined;
+  const onAccountEvent: AccountEventListener = (accountId, type, data, dedupeKey) => {
+    delivery?.emit(accountId, type, data, dedupeKey).catch((error: unknown) => reportBackgroundError(error));
+  };
   const accounts = new AccountsService(new AccountsRepository(database.db), clock, {
     keyCacheTtlMs: config.KEY_CACHE_TTL_MS,
+    onEvent: onAccountEvent,
   });
   const stripe = stripeSettings(config);
   const billing = stripe
@@ -123,12 +145,27 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       })
     : undefined;
   const pipeline = createPipelineServices(config, { database, clock, rdap, snapshots: zonesModule.snapshots });
+  const savedFilters = new SavedFilters(database.db, clock, config.TRACKED_TLDS);
+  const targets = new DeliveryTargets(database.db, clock, addressPolicy);
+  const outbox = new DeliveryOutbox(database.db, clock);
+  delivery = new DeliveryService(
+    database.db,
+    clock,
+    { accounts, filters: savedFilters, targets, outbox, mailer },
+    {
+      ...addressPolicy,
+      timeoutMs: config.DELIVERY_TIMEOUT_MS,
+      userAgent: 'domain-intel-delivery/1.0',
+      sendBudgetMs: config.DELIVERY_SEND_BUDGET_SECONDS * 1_000,
+    },
+  );
   return {
     config,
     database,
     redis,
     clock,
     accounts,
+    onAccountEvent,
     quota: new QuotaService(quotaStore, clock),
     snapshots: zonesModule.snapshots,
     zones: zonesModule.zones,
@@ -156,7 +193,12 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     jobLeases: pipeline.jobLeases,
     mailer,
     billing,
+    savedFilters,
+    targets,
+    outbox,
+    delivery,
     async close() {
+      await delivery?.close();
       await mailer?.close();
       await pipeline.close();
       await rdap.close();

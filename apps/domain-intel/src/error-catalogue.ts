@@ -348,6 +348,71 @@ export const errorCatalogue = defineErrorCatalogue({
     meaning: 'CZDS did not answer usably.',
     action: 'Retry later.',
   },
+  invalid_name: {
+    status: 400,
+    meaning: 'A name of 1-64 characters without control characters is required.',
+    action: 'Give a shorter plain name.',
+  },
+  unknown_filter_parameter: {
+    status: 400,
+    meaning: 'A saved filter takes only the /v1/domains filter parameters.',
+    action: 'Use the parameters listed in the message.',
+  },
+  duplicate_filter_parameter: {
+    status: 400,
+    meaning: 'A filter parameter was given twice.',
+    action: 'Give each filter once.',
+  },
+  filter_name_taken: {
+    status: 409,
+    meaning: 'The account already has a saved filter with this name.',
+    action: 'Choose another name.',
+  },
+  filter_not_found: {
+    status: 404,
+    meaning: 'No saved filter with this id on the account.',
+    action: 'List your filters with GET /account/filters.',
+  },
+  plan_limit_reached: {
+    status: 403,
+    meaning: 'The plan limit of saved filters or watched domains is reached.',
+    action: 'Remove one, or upgrade.',
+  },
+  invalid_target_kind: {
+    status: 400,
+    meaning: 'A delivery target is a webhook, email or sftp.',
+    action: 'Send kind webhook, email or sftp.',
+  },
+  invalid_target: {
+    status: 400,
+    meaning: 'The target address is not a valid URL, e-mail address or sftp URL.',
+    action: 'Fix the address.',
+  },
+  target_not_allowed: {
+    status: 400,
+    meaning: 'Webhook and SFTP targets must be public hosts; private and loopback addresses are refused.',
+    action: 'Use a public host.',
+  },
+  target_not_found: {
+    status: 404,
+    meaning: 'No delivery target with this id on the account.',
+    action: 'List your targets with GET /account/targets.',
+  },
+  delivery_not_found: {
+    status: 404,
+    meaning: 'No delivery with this id on the account.',
+    action: 'List deliveries with GET /v1/deliveries.',
+  },
+  nothing_to_redeliver: {
+    status: 409,
+    meaning: 'The batch went to the dashboard only; it has no target.',
+    action: 'Nothing to do.',
+  },
+  delivery_pending: {
+    status: 409,
+    meaning: 'The delivery is still being attempted.',
+    action: 'Wait until it ends, then redeliver.',
+  },
 });
 
 export type ErrorCode = (typeof errorCatalogue.entries)[number]['code'];

@@ -51,7 +51,7 @@ for (const target of databaseTargets()) {
       assert.equal(next.daily?.toISOString().slice(11, 19), '06:00:00');
       assert.equal(next.hourly?.toISOString().slice(14, 19), '30:00');
       scheduler.stop();
-      assert.deepEqual(scheduler.nextRuns(), { daily: null, hourly: null });
+      assert.deepEqual(scheduler.nextRuns(), { daily: null, hourly: null, deliveries: null });
     });
 
     it('a lease is held by one process at a time, and taken over once it expires', async () => {

@@ -48,6 +48,17 @@ export class AccountsRepository {
     return this.db.selectFrom('subscriptions').selectAll().where('account_id', '=', accountId).executeTakeFirst();
   }
 
+  /** The e-mail and subscription of each of these accounts. */
+  accountsWithSubscriptions(accountIds: readonly string[]) {
+    if (accountIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('accounts')
+      .innerJoin('subscriptions', 'subscriptions.account_id', 'accounts.id')
+      .select(['accounts.id', 'accounts.email', 'plan', 'period_start', 'period_end', 'cancelled_at'])
+      .where('accounts.id', 'in', accountIds)
+      .execute();
+  }
+
   async updateSubscription(accountId: string, changes: Partial<SubscriptionTable>): Promise<void> {
     await this.db.updateTable('subscriptions').set(changes).where('account_id', '=', accountId).execute();
   }

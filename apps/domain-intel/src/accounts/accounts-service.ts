@@ -1,5 +1,6 @@
 import { type Clock, hashSecret } from '@repo/server-kit';
 import { LRUCache } from 'lru-cache';
+import type { AccountEventListener } from '../delivery/account-events.ts';
 import { appError } from '../error-catalogue.ts';
 import type { AccountsRepository, KeyOwnerRow } from './accounts-repository.ts';
 import { generateApiKey, isWellFormedApiKey } from './api-keys.ts';
@@ -59,18 +60,22 @@ export interface AccountsServiceOptions {
    * instance is seen within this time.
    */
   keyCacheTtlMs: number;
+  /** Told about key and subscription events (sent to the account's webhooks). */
+  onEvent?: AccountEventListener;
 }
 
 /** Accounts, subscriptions and API keys: the rules. Storage is the repository's. */
 export class AccountsService {
   readonly #keyOwners: LRUCache<string, KeyOwnerRow> | undefined;
   readonly #planChanges = new PlanChangeListeners();
+  readonly #onEvent: AccountEventListener;
 
   constructor(
     private readonly repository: AccountsRepository,
     private readonly clock: Clock,
     options: AccountsServiceOptions = { keyCacheTtlMs: 0 },
   ) {
+    this.#onEvent = options.onEvent ?? (() => undefined);
     if (options.keyCacheTtlMs > 0) {
       // perf.now-based TTLs would ignore the test clock; expiry follows the service's clock.
       this.#keyOwners = new LRUCache({ max: 10_000, ttl: options.keyCacheTtlMs, perf: { now: () => clock.now() } });
@@ -196,6 +201,22 @@ export class AccountsService {
     return change;
   }
 
+  /**
+   * The plan in force and the e-mail of each account (for background work over many
+   * accounts): a cancelled plan past its period counts as Free.
+   */
+  async plansOf(accountIds: readonly string[]): Promise<Map<string, { plan: Plan; email: string }>> {
+    const rows = await this.repository.accountsWithSubscriptions([...new Set(accountIds)]);
+    const now = this.clock.now();
+    return new Map(
+      rows.map((row) => {
+        const plan = planOf(row.plan);
+        const ended = effectiveSubscription(plan, row, now).status === 'ended';
+        return [row.id, { plan: ended ? PLANS.free : plan, email: row.email }];
+      }),
+    );
+  }
+
   async createKey(email: string, name = 'default'): Promise<IssuedKey> {
     const { account_id } = await this.summary(email);
     return this.#issueKey(account_id, name);
@@ -220,6 +241,7 @@ export class AccountsService {
     if (!(await this.repository.revokeKey(key.id, this.clock.now()))) {
       throw appError('key_already_revoked', `Key ${keyId} is already revoked.`);
     }
+    this.#onEvent(key.account_id, 'key.revoked', { key_id: key.id });
   }
 
   /** A new key with the old one's name; the old one stops working at once. */
@@ -229,6 +251,7 @@ export class AccountsService {
     const issued = await this.#issueKey(key.account_id, key.name);
     this.#forgetAccount(key.account_id);
     await this.repository.revokeKey(key.id, this.clock.now());
+    this.#onEvent(key.account_id, 'key.revoked', { key_id: key.id, replaced_by: issued.key_id });
     return issued;
   }
 
@@ -271,6 +294,12 @@ export class AccountsService {
       cancelled_at: now,
       updated_at: now,
     });
+    this.#onEvent(
+      summary.account_id,
+      'subscription.ending',
+      { plan: summary.plan, ends_at: new Date(summary.subscription.periodEnd!).toISOString() },
+      `subscription.ending:${summary.account_id}:${now}`,
+    );
     return this.summary(email);
   }
 
@@ -321,6 +350,7 @@ export class AccountsService {
       last_used_at: null,
       revoked_at: null,
     });
+    this.#onEvent(accountId, 'key.created', { key_id: id, prefix, name });
     return { key_id: id, key, prefix };
   }
 

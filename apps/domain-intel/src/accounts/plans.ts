@@ -16,7 +16,13 @@ export interface Plan {
     bulkCheck: boolean;
     snapshots: boolean;
     bulkExport: boolean;
+    /** Saved filters delivered to webhooks, e-mail and SFTP (not only the dashboard). */
+    deliveryTargets: boolean;
   };
+  /** Most saved filters; those over it (after a downgrade) are paused, never deleted. */
+  maxSavedFilters: number;
+  /** Most watched domains; those over it (after a downgrade) are paused, never deleted. */
+  maxWatchedDomains: number;
   support: string;
 }
 
@@ -27,7 +33,9 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     priceUsdPerMonth: 0,
     dailyCallLimit: 100,
     maxDomainsPerCheck: 1,
-    features: { bulkCheck: false, snapshots: false, bulkExport: false },
+    features: { bulkCheck: false, snapshots: false, bulkExport: false, deliveryTargets: false },
+    maxSavedFilters: 1,
+    maxWatchedDomains: 10,
     support: 'community',
   },
   starter: {
@@ -36,7 +44,9 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     priceUsdPerMonth: 19,
     dailyCallLimit: 1_000,
     maxDomainsPerCheck: 30,
-    features: { bulkCheck: true, snapshots: false, bulkExport: false },
+    features: { bulkCheck: true, snapshots: false, bulkExport: false, deliveryTargets: false },
+    maxSavedFilters: 10,
+    maxWatchedDomains: 1_000,
     support: 'e-mail',
   },
   enterprise: {
@@ -45,7 +55,9 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     priceUsdPerMonth: 299,
     dailyCallLimit: null,
     maxDomainsPerCheck: 30,
-    features: { bulkCheck: true, snapshots: true, bulkExport: true },
+    features: { bulkCheck: true, snapshots: true, bulkExport: true, deliveryTargets: true },
+    maxSavedFilters: 500,
+    maxWatchedDomains: 100_000,
     support: 'chat, SLA',
   },
 };

@@ -4,7 +4,7 @@ import { type Command, InvalidArgumentError } from 'commander';
 import type { AppContext } from '../context.ts';
 import { startBullmqWorker } from '../jobs/bullmq.ts';
 import type { LeasedOutcome } from '../jobs/lease.ts';
-import type { DailyReport, HourlyReport } from '../jobs/pipeline.ts';
+import type { DailyReport, DeliveryRunReport, HourlyReport } from '../jobs/pipeline.ts';
 import { runJob } from '../jobs/pipeline.ts';
 import { terminalProgress } from '../jobs/progress.ts';
 import { assertSnapshotDate } from '../zones/index.ts';
@@ -36,7 +36,16 @@ export function describeDaily(report: DailyReport): string {
     transitions: tld.diff?.transitions,
     error: tld.error,
   }));
-  return `Daily pipeline for ${report.date}\n${table(rows)}\nalt-TLD demand refreshed for ${report.altTldRows} feed rows`;
+  return `Daily pipeline for ${report.date}\n${table(rows)}\nalt-TLD demand refreshed for ${report.altTldRows} feed rows\n${describeDeliveries(report.deliveries)}`;
+}
+
+export function describeDeliveries(outcome: LeasedOutcome<DeliveryRunReport>): string {
+  if (outcome.status === 'skipped') return `Deliveries: skipped, running in ${outcome.heldBy ?? 'another process'}`;
+  const { matched, sent } = outcome.result;
+  return (
+    `Deliveries: ${matched.rows} new rows for ${matched.filters} saved filters; ` +
+    `${sent.delivered} delivered, ${sent.retrying} to retry, ${sent.dead} dead-lettered`
+  );
 }
 
 export function describeHourly(report: HourlyReport): string {
@@ -46,6 +55,7 @@ export function describeHourly(report: HourlyReport): string {
       `${rdap.unknown} without answer, ${rdap.skipped} left for the next run`,
     `Enrichment: ${enrichment.enriched} rows enriched, ${enrichment.deferred} deferred`,
     ...enrichment.errors.map((error) => `  ${error}`),
+    describeDeliveries(report.deliveries),
   ].join('\n');
 }
 
@@ -110,7 +120,7 @@ export function registerJobsCommands(
           ),
       };
       const worker = await startBullmqWorker(ctx, log);
-      log.info('worker started: daily at 06:00 UTC, hourly at :30');
+      log.info('worker started: daily at 06:00 UTC, hourly at :30, deliveries every minute');
       await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
       log.info('stopping: finishing the job in progress');
       await worker.close();

@@ -188,6 +188,91 @@ export interface FeedVersionTable {
   version: number;
 }
 
+/**
+ * A saved feed filter ("custom filter") of an account. Those beyond the plan's limit (after a
+ * downgrade) are paused: the oldest `maxSavedFilters` run, the rest are kept, untouched.
+ */
+export interface SavedFilterTable {
+  id: string;
+  account_id: string;
+  name: string;
+  /** The filter as a canonical query string (the parameters of /v1/domains). */
+  query: string;
+  created_at: number;
+  /** Feed rows updated before this were matched already. */
+  matched_through: number;
+  next_sequence: Generated<number>;
+}
+
+/** Where deliveries go: `webhook` (URL), `email` (address) or `sftp` (sftp://user@host:port/dir). */
+export interface DeliveryTargetTable {
+  id: string;
+  account_id: string;
+  kind: string;
+  address: string;
+  /** Webhook: the signing secret (whsec_…); SFTP: our private key (OpenSSH PEM). */
+  secret: string | null;
+  /** SFTP: the server's host key (SHA-256, base64), pinned at the first connection. */
+  pinned_host_key: string | null;
+  created_at: number;
+}
+
+export interface SavedFilterTargetTable {
+  filter_id: string;
+  target_id: string;
+}
+
+/** One message of the outbox: a filter batch or an account event, with the exact body it sends. */
+export interface DeliveryMessageTable {
+  id: string;
+  account_id: string;
+  filter_id: string | null;
+  sequence: number | null;
+  type: string;
+  payload: string;
+  rows: number;
+  dedupe_key: string | null;
+  created_at: number;
+}
+
+export interface FilterMatchTable {
+  filter_id: string;
+  domain: string;
+  episode: number;
+  message_id: string;
+}
+
+/** One message to one target: `pending`, `delivered` or `dead` (after 24 h of failures). */
+export interface DeliveryTable {
+  id: string;
+  message_id: string;
+  target_id: string | null;
+  account_id: string;
+  status: string;
+  attempts: Generated<number>;
+  next_attempt_at: number | null;
+  first_attempt_at: number | null;
+  last_attempt_at: number | null;
+  last_error: string | null;
+  delivered_at: number | null;
+  created_at: number;
+}
+
+/** A domain an account watches, with what we last knew of it. */
+export interface WatchedDomainTable {
+  account_id: string;
+  domain: string;
+  /** registered | left-zone | redemption | pending-delete | available | unknown */
+  status: string;
+  expected_drop_at: number | null;
+  /** JSON: where the status came from (zone snapshot or RDAP answer). */
+  evidence: string | null;
+  checked_at: number | null;
+  next_check_at: number;
+  check_failures: Generated<number>;
+  created_at: number;
+}
+
 export interface DB {
   accounts: AccountTable;
   subscriptions: SubscriptionTable;
@@ -205,6 +290,13 @@ export interface DB {
   dashboard_sessions: DashboardSessionTable;
   dashboard_sign_in_links: DashboardSignInLinkTable;
   billing_events: BillingEventTable;
+  saved_filters: SavedFilterTable;
+  delivery_targets: DeliveryTargetTable;
+  saved_filter_targets: SavedFilterTargetTable;
+  delivery_messages: DeliveryMessageTable;
+  filter_matches: FilterMatchTable;
+  deliveries: DeliveryTable;
+  watched_domains: WatchedDomainTable;
 }
 
 export type { Generated };

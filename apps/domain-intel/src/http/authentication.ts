@@ -1,7 +1,30 @@
+import { utcDate } from '@repo/server-kit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter } from 'prom-client';
-import { rateLimitHeaders } from '../quota/quota-service.ts';
+import type { Caller } from '../accounts/caller.ts';
+import type { AccountEventListener } from '../delivery/account-events.ts';
+import { type QuotaStatus, rateLimitHeaders } from '../quota/quota-service.ts';
+
+/** The share of the daily quota at which the account gets a `quota.warning` event. */
+const QUOTA_WARNING_SHARE = 0.8;
+
+/**
+ * `quota.warning` when a call reaches 80 % of the daily limit, `quota.exhausted` when it uses
+ * the last unit: the call that crosses the line reports it, and the per-day dedupe key makes
+ * it one event per account and day however many instances see it.
+ */
+function reportQuotaThresholds(report: AccountEventListener, caller: Caller, status: QuotaStatus, at: number): void {
+  if (status.limit === null || !status.allowed) return;
+  const day = utcDate(at);
+  const data = { plan: caller.plan.id, limit: status.limit, used: status.used, day };
+  if (status.used === Math.ceil(status.limit * QUOTA_WARNING_SHARE)) {
+    report(caller.accountId, 'quota.warning', data, `quota.warning:${caller.accountId}:${day}`);
+  }
+  if (status.used === status.limit) {
+    report(caller.accountId, 'quota.exhausted', data, `quota.exhausted:${caller.accountId}:${day}`);
+  }
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -18,14 +41,18 @@ declare module 'fastify' {
  */
 export const authentication = fp(
   async (app: FastifyInstance) => {
-    const { accounts, quota, clock } = app.ctx;
+    const { accounts, quota, clock, onAccountEvent } = app.ctx;
     app.decorateRequest('quotaTakenAt', undefined);
-    const quotaRejections = new Counter({
-      name: `${app.metrics.prefix}quota_rejections_total`,
-      help: 'Calls refused with 429 quota_exceeded, by plan',
-      labelNames: ['plan'],
-      registers: [app.metrics.registry],
-    });
+    // Registered around /v1 and /account alike: one counter for both scopes.
+    const rejectionsName = `${app.metrics.prefix}quota_rejections_total`;
+    const quotaRejections =
+      (app.metrics.registry.getSingleMetric(rejectionsName) as Counter<'plan'> | undefined) ??
+      new Counter({
+        name: rejectionsName,
+        help: 'Calls refused with 429 quota_exceeded, by plan',
+        labelNames: ['plan'],
+        registers: [app.metrics.registry],
+      });
 
     app.addHook('onRequest', async (request, reply) => {
       const config = request.routeOptions.config;
@@ -40,6 +67,7 @@ export const authentication = fp(
       const takenAt = clock.now();
       const status = await quota.consume(caller);
       reply.headers(rateLimitHeaders(status));
+      reportQuotaThresholds(onAccountEvent, caller, status, takenAt);
       if (!status.allowed) {
         quotaRejections.inc({ plan: caller.plan.id });
         throw quota.quotaExceeded(status);

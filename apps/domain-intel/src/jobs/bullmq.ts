@@ -44,7 +44,7 @@ export async function startBullmqWorker(
         return { rerun };
       }
       const name = job.name as JobName;
-      const outcome = name === 'daily' ? await runJob(ctx, 'daily') : await runJob(ctx, 'hourly');
+      const outcome = await runJob(ctx, name);
       log.info(outcome.status === 'completed' ? `${name} pipeline finished` : `${name} pipeline skipped (lease held)`);
       return outcome.status === 'completed' ? outcome.result : { skipped: true };
     },

@@ -20,7 +20,7 @@ export interface InProcessScheduler {
 export function startInProcessScheduler(ctx: JobServices, log: JobLogger): InProcessScheduler {
   const fire = (name: JobName) => async () => {
     try {
-      const outcome = name === 'daily' ? await runJob(ctx, 'daily') : await runJob(ctx, 'hourly');
+      const outcome = await runJob(ctx, name);
       log.info(
         outcome.status === 'completed'
           ? `${name} pipeline finished`

@@ -10,12 +10,22 @@ const MINUTE = 60_000;
 /** An hourly run stops starting RDAP lookups after this long, so runs never pile up. */
 const HOURLY_RDAP_BUDGET_MS = 45 * MINUTE;
 
-export type JobName = 'daily' | 'hourly';
+export type JobName = 'daily' | 'hourly' | 'deliveries';
+const DELIVERIES_LEASE_MS = 15 * MINUTE;
 
 /** What the jobs use of the application: the services they drive, nothing of the HTTP side. */
 export type JobServices = Pick<
   AppContext,
-  'config' | 'clock' | 'zones' | 'snapshots' | 'lifecycle' | 'enrichment' | 'zoneIndex' | 'feed' | 'jobLeases'
+  | 'config'
+  | 'clock'
+  | 'zones'
+  | 'snapshots'
+  | 'lifecycle'
+  | 'enrichment'
+  | 'zoneIndex'
+  | 'feed'
+  | 'jobLeases'
+  | 'delivery'
 >;
 
 export interface TldDayReport {
@@ -31,11 +41,20 @@ export interface DailyReport {
   date: string;
   tlds: TldDayReport[];
   altTldRows: number;
+  deliveries: LeasedOutcome<DeliveryRunReport>;
 }
 
 export interface HourlyReport {
   rdap: RecheckResult;
   enrichment: EnrichResult;
+  deliveries: LeasedOutcome<DeliveryRunReport>;
+}
+
+export type DeliveryRunReport = Awaited<ReturnType<AppContext['delivery']['run']>>;
+
+/** Saved-filter matching, then sending what is due, under its own lease. */
+function runDeliveries(ctx: JobServices): Promise<LeasedOutcome<DeliveryRunReport>> {
+  return runLeased(ctx.jobLeases, LEASES.deliveries, DELIVERIES_LEASE_MS, () => ctx.delivery.run());
 }
 
 /**
@@ -50,7 +69,7 @@ export async function runDailyPipeline(
 ): Promise<DailyReport> {
   const progress = options.progress ?? silentProgress;
   const date = options.date ?? utcDate(ctx.clock.now());
-  const report: DailyReport = { date, tlds: [], altTldRows: 0 };
+  const report: Omit<DailyReport, 'deliveries'> = { date, tlds: [], altTldRows: 0 };
   for (const tld of ctx.config.TRACKED_TLDS) {
     progress.step(`.${tld}: zone ${date}`);
     const entry: TldDayReport = { tld, snapshot: 'failed', names: null, diff: null, error: null };
@@ -76,8 +95,10 @@ export async function runDailyPipeline(
   report.altTldRows = await ctx.enrichment.refreshAltTldDemand((done) => progress.update(done));
   await ctx.zoneIndex.refresh();
   await ctx.feed.invalidate();
+  progress.step('deliveries');
+  const deliveries = await runDeliveries(ctx);
   progress.finish();
-  return report;
+  return { ...report, deliveries };
 }
 
 /** The hourly job: RDAP re-checks of due candidates (drop-first), then enrichment. */
@@ -98,8 +119,10 @@ export async function runHourlyPipeline(
   );
   for (const error of enrichment.errors) progress.note(`enrichment: ${error}`);
   await ctx.feed.invalidate();
+  progress.step('deliveries');
+  const deliveries = await runDeliveries(ctx);
   progress.finish();
-  return { rdap, enrichment };
+  return { rdap, enrichment, deliveries };
 }
 
 /** Runs a job under its database lease: the one entry point of the scheduler, the worker and the CLI. */
@@ -113,18 +136,29 @@ export function runJob(
   name: 'hourly',
   options?: { progress?: JobProgress },
 ): Promise<LeasedOutcome<HourlyReport>>;
+export function runJob(ctx: JobServices, name: 'deliveries'): Promise<LeasedOutcome<DeliveryRunReport>>;
+export function runJob(
+  ctx: JobServices,
+  name: JobName,
+  options?: { date?: string; progress?: JobProgress },
+): Promise<LeasedOutcome<DailyReport | HourlyReport | DeliveryRunReport>>;
 export function runJob(
   ctx: JobServices,
   name: JobName,
   options: { date?: string; progress?: JobProgress } = {},
-): Promise<LeasedOutcome<DailyReport | HourlyReport>> {
+): Promise<LeasedOutcome<DailyReport | HourlyReport | DeliveryRunReport>> {
+  if (name === 'deliveries') return runDeliveries(ctx);
   const leaseMs = ctx.config.JOB_LEASE_SECONDS * 1000;
   return name === 'daily'
     ? runLeased(ctx.jobLeases, LEASES.daily, leaseMs, () => runDailyPipeline(ctx, options))
     : runLeased(ctx.jobLeases, LEASES.hourly, leaseMs, () => runHourlyPipeline(ctx, options));
 }
 
-const LEASES: Record<JobName, string> = { daily: 'pipeline:daily', hourly: 'pipeline:hourly' };
+const LEASES: Record<JobName, string> = {
+  daily: 'pipeline:daily',
+  hourly: 'pipeline:hourly',
+  deliveries: 'deliveries',
+};
 
 /**
  * Re-runs the jobs whose lease lapsed: a released lease is deleted, so a lease row past its
@@ -138,7 +172,7 @@ export async function recoverInterruptedJobs(ctx: JobServices): Promise<JobName[
   const rerun: JobName[] = [];
   for (const name of names) {
     if (!lapsed.has(LEASES[name])) continue;
-    const outcome = name === 'daily' ? await runJob(ctx, 'daily') : await runJob(ctx, 'hourly');
+    const outcome = await runJob(ctx, name);
     if (outcome.status === 'completed') rerun.push(name);
   }
   return rerun;

@@ -1,10 +1,13 @@
 /**
  * When the jobs run (UTC cron patterns), shared by the in-process scheduler and BullMQ.
  * The hourly job runs at half past, so the names a 06:00 diff finds are checked at 06:30.
+ * Both also run the deliveries when they finish.
  */
 export const SCHEDULES = {
   daily: '0 6 * * *',
   hourly: '30 * * * *',
+  /** Saved-filter matching and sending what is due (retries with back-off need a short tick). */
+  deliveries: '* * * * *',
 } as const;
 
 /** Every minute: re-run a job whose lease lapsed because its holder died (see recoverInterruptedJobs). */

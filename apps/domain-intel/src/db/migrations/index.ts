@@ -7,6 +7,7 @@ import { feedVersionMigration } from './0032_feed_version.ts';
 import { dashboardSessionsMigration } from './0060_dashboard_sessions.ts';
 import { dashboardSignInLinksMigration } from './0061_dashboard_sign_in_links.ts';
 import { billingMigration } from './0070_billing.ts';
+import { deliveryMigration } from './0080_delivery.ts';
 
 /**
  * Every migration of the service, one file each, run in name order on SQLite and Postgres.
@@ -21,4 +22,5 @@ export const migrations: MigrationSet = (dialect) => ({
   '0060_dashboard_sessions': dashboardSessionsMigration(dialect),
   '0061_dashboard_sign_in_links': dashboardSignInLinksMigration(dialect),
   '0070_billing': billingMigration(dialect),
+  '0080_delivery': deliveryMigration(dialect),
 });

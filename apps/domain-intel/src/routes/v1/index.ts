@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import check from './check.ts';
+import deliveries from './deliveries.ts';
 import domains from './domains.ts';
 import domainsExport from './export.ts';
 import quota from './quota.ts';
@@ -21,4 +22,5 @@ export async function v1Routes(app: FastifyInstance): Promise<void> {
   await app.register(domainsExport);
   await app.register(sample);
   await app.register(snapshots);
+  await app.register(deliveries);
 }

@@ -1,0 +1,146 @@
+import type { Command } from 'commander';
+import { PLANS } from '../accounts/plans.ts';
+import type { AppContext } from '../context.ts';
+import { runJob } from '../jobs/pipeline.ts';
+import { describeDeliveries } from './jobs-commands.ts';
+import { printResult, table } from './output.ts';
+
+type GetContext = () => Promise<AppContext>;
+
+/** The account a command works on, as a caller of the management API would be. */
+async function callerOf(ctx: AppContext, email: string) {
+  const account = await ctx.accounts.summary(email);
+  return { accountId: account.account_id, plan: PLANS[account.plan] };
+}
+
+/** `filters`, `deliveries`: saved filters and their delivery for scripting and operations. */
+export function registerDeliveryCommands(program: Command, getContext: GetContext): void {
+  const filters = program.command('filters').description('Saved feed filters of an account');
+  filters
+    .command('create')
+    .description('Save a filter (the /v1/domains parameters) and optionally deliver it to a new webhook')
+    .requiredOption('--email <email>', 'e-mail address of the account')
+    .requiredOption('--name <name>', 'a name for the filter')
+    .requiredOption('--filter <query>', 'the filter as a query string, e.g. "tld=com&min_da=20"')
+    .option('--webhook <url>', 'also create a webhook target (Enterprise) and deliver to it')
+    .option('--json', 'print JSON')
+    .action(async (options: { email: string; name: string; filter: string; webhook?: string; json?: boolean }) => {
+      const ctx = await getContext();
+      const caller = await callerOf(ctx, options.email);
+      // Validate the filter before creating a target, so a bad filter leaves nothing behind.
+      ctx.savedFilters.canonical(options.filter);
+      const target = options.webhook
+        ? await ctx.targets.create(caller, { kind: 'webhook', address: options.webhook })
+        : null;
+      const filter = await ctx.savedFilters.create(caller, {
+        name: options.name,
+        filter: options.filter,
+        targetIds: target ? [target.target_id] : [],
+      });
+      printResult(
+        Boolean(options.json),
+        {
+          filter_id: filter.filter_id,
+          name: filter.name,
+          filter: filter.filter,
+          ...(target ? { target_id: target.target_id, webhook: target.address, secret: target.secret } : {}),
+        },
+        () =>
+          `Saved filter ${filter.filter_id} "${filter.name}": ${filter.filter}` +
+          (target
+            ? `\nWebhook ${target.address} (${target.target_id}); signing secret, shown once: ${target.secret}`
+            : ''),
+      );
+    });
+  filters
+    .command('list')
+    .description('The saved filters of an account')
+    .requiredOption('--email <email>', 'e-mail address of the account')
+    .option('--json', 'print JSON')
+    .action(async (options: { email: string; json?: boolean }) => {
+      const ctx = await getContext();
+      const caller = await callerOf(ctx, options.email);
+      const list = await ctx.savedFilters.list(caller.accountId, caller.plan);
+      printResult(Boolean(options.json), list, () =>
+        table(list.map((view) => ({ ...view, target_ids: view.target_ids.join(',') }))),
+      );
+    });
+  filters
+    .command('delete')
+    .description('Delete a saved filter')
+    .requiredOption('--email <email>', 'e-mail address of the account')
+    .requiredOption('--filter-id <id>', 'id of the filter')
+    .option('--json', 'print JSON')
+    .action(async (options: { email: string; filterId: string; json?: boolean }) => {
+      const ctx = await getContext();
+      const caller = await callerOf(ctx, options.email);
+      await ctx.savedFilters.remove(caller.accountId, options.filterId);
+      printResult(
+        Boolean(options.json),
+        { filter_id: options.filterId, deleted: true },
+        () => `Deleted ${options.filterId}.`,
+      );
+    });
+
+  const deliveries = program.command('deliveries').description('Delivery of saved filters and account events');
+  deliveries
+    .command('run')
+    .description('Match saved filters against new feed rows and deliver everything due now')
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }) => {
+      const ctx = await getContext();
+      const outcome = await runJob(ctx, 'deliveries');
+      if (outcome.status === 'skipped') process.exitCode = 75;
+      printResult(
+        Boolean(options.json),
+        outcome.status === 'completed'
+          ? { status: 'completed', ...outcome.result }
+          : { status: 'skipped', held_by: outcome.heldBy },
+        () => describeDeliveries(outcome),
+      );
+    });
+  deliveries
+    .command('list')
+    .description('The delivery log of an account, newest first')
+    .requiredOption('--email <email>', 'e-mail address of the account')
+    .option('--limit <n>', 'entries', (value) => Number.parseInt(value, 10), 50)
+    .option('--json', 'print JSON')
+    .action(async (options: { email: string; limit: number; json?: boolean }) => {
+      const ctx = await getContext();
+      const caller = await callerOf(ctx, options.email);
+      const log = await ctx.outbox.log(caller.accountId, {
+        limit: Math.max(1, Math.min(options.limit || 50, 1000)),
+        offset: 0,
+      });
+      printResult(Boolean(options.json), log, () =>
+        table(
+          log.map(({ delivery_id, batch_id, sequence, rows, target, attempts, status, last_error }) => ({
+            delivery_id,
+            batch_id,
+            sequence,
+            rows,
+            target,
+            attempts,
+            status,
+            last_error,
+          })),
+        ),
+      );
+    });
+  deliveries
+    .command('redeliver')
+    .description('Send a delivered or dead-lettered batch again (same id and body)')
+    .requiredOption('--email <email>', 'e-mail address of the account')
+    .requiredOption('--delivery-id <id>', 'id of the delivery (see deliveries list)')
+    .option('--json', 'print JSON')
+    .action(async (options: { email: string; deliveryId: string; json?: boolean }) => {
+      const ctx = await getContext();
+      const caller = await callerOf(ctx, options.email);
+      const view = await ctx.outbox.redeliver(caller.accountId, options.deliveryId);
+      printResult(
+        Boolean(options.json),
+        { ...view },
+        () => `Delivery ${view.delivery_id} is queued again (run: deliveries run).`,
+      );
+    });
+}
