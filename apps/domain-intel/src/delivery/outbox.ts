@@ -1,9 +1,9 @@
+import type { FeedRecord } from '@repo/contracts/domain-intel';
 import type { Clock } from '@repo/server-kit';
 import { type Kysely, sql } from 'kysely';
 import { newId } from '../accounts/ids.ts';
 import type { DB, DeliveryMessageTable } from '../db/schema.ts';
 import { appError } from '../error-catalogue.ts';
-import type { FeedRecord } from '../feed/feed-row.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -1,5 +1,5 @@
 import { Type } from '@fastify/type-provider-typebox';
-import { FeedRecordSchema } from '../feed/schemas.ts';
+import { FeedRecord as FeedRecordSchema } from '@repo/contracts/domain-intel';
 import { ACCOUNT_EVENTS } from './account-events.ts';
 import { TARGET_KINDS } from './targets.ts';
 

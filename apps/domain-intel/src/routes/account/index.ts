@@ -1,9 +1,10 @@
 import { Type } from '@fastify/type-provider-typebox';
+import { Envelope } from '@repo/contracts/domain-intel';
 import type { FastifyInstance } from 'fastify';
 import { CreatedTargetRecord, DeliveryRecord, SavedFilterRecord, TargetRecord } from '../../delivery/schemas.ts';
 import { TARGET_KINDS } from '../../delivery/targets.ts';
 import { ok } from '../../http/envelope.ts';
-import { Envelope, keyedErrorResponses } from '../../http/schemas.ts';
+import { keyedErrorResponses } from '../../http/schemas.ts';
 
 const errors = { ...keyedErrorResponses, 404: Type.Ref('ErrorEnvelope'), 409: Type.Ref('ErrorEnvelope') };
 const free = { quota: 'free' as const };

@@ -1,9 +1,10 @@
 import { Type } from '@fastify/type-provider-typebox';
+import { Envelope } from '@repo/contracts/domain-intel';
 import type { FastifyInstance } from 'fastify';
 import { DeliveryRecord } from '../../delivery/schemas.ts';
 import { appError } from '../../error-catalogue.ts';
 import { ok } from '../../http/envelope.ts';
-import { Envelope, keyedErrorResponses } from '../../http/schemas.ts';
+import { keyedErrorResponses } from '../../http/schemas.ts';
 
 const MAX_LIMIT = 100;
 const MAX_OFFSET = 10_000;
