@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
-import type { AppError, Clock } from '@repo/server-kit';
+import type { Clock } from '@repo/server-kit';
 import type { Kysely } from 'kysely';
 import ssh2 from 'ssh2';
 import type { Caller } from '../accounts/caller.ts';
