@@ -2,7 +2,13 @@ import type { Readable } from 'node:stream';
 import type { Clock } from '@repo/server-kit';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { ANY_STATUSES } from '../feed/feed-query.ts';
+import {
+  rowsDueForEnrichment,
+  rowsWithStaleAltTlds,
+  setAltTldDemand,
+  setEnrichment,
+  setMetricsIfInFeed,
+} from '../lifecycle/feed-rows.ts';
 import type { SnapshotStore } from '../zones/snapshot-store.ts';
 import { registeredElsewhere } from './alt-tld-demand.ts';
 import { EnrichmentSourceError } from './http-json.ts';
@@ -16,8 +22,6 @@ const HOUR = 3_600_000;
 const METRICS_REFRESH_MS = 7 * 24 * HOUR;
 /** Labels per alt-TLD pass: bounds memory whatever the size of the feed. */
 const ALT_TLD_CHUNK = 200_000;
-/** Domains per `UPDATE … WHERE domain IN (…)` of the alt-TLD refresh. */
-const ALT_TLD_ROWS_PER_STATEMENT = 5000;
 
 export interface EnrichmentSources {
   wayback: WaybackClient;
@@ -53,15 +57,7 @@ export class EnrichmentService {
   /** Enriches the rows that are due (new candidates first), at most `limit`. */
   async enrichDue(limit: number, onProgress?: (done: number, total: number) => void): Promise<EnrichResult> {
     const now = this.clock.now();
-    const rows = await this.db
-      .selectFrom('feed_domains')
-      .select(['domain', 'first_archived_at'])
-      .where('enrich_due_at', '<=', now)
-      .where('status', 'in', ANY_STATUSES)
-      .orderBy('enrich_due_at', 'asc')
-      .orderBy('domain', 'asc')
-      .limit(limit)
-      .execute();
+    const rows = await rowsDueForEnrichment(this.db, now, limit);
     const result: EnrichResult = { enriched: 0, deferred: 0, errors: [] };
     onProgress?.(0, rows.length);
     const failed = new Set<string>();
@@ -107,7 +103,7 @@ export class EnrichmentService {
         enrich_due_at: deferred ? now + HOUR : now + METRICS_REFRESH_MS,
         updated_at: now,
       };
-      await this.db.updateTable('feed_domains').set(changes).where('domain', '=', row.domain).execute();
+      await setEnrichment(this.db, row.domain, changes);
       if (deferred) result.deferred += 1;
       else result.enriched += 1;
       onProgress?.(++done, rows.length);
@@ -127,13 +123,7 @@ export class EnrichmentService {
     if (!latest) return 0;
     let updated = 0;
     for (;;) {
-      const rows = await this.db
-        .selectFrom('feed_domains')
-        .select(['domain', 'label', 'tld'])
-        .where('status', 'in', ANY_STATUSES)
-        .where((eb) => eb.or([eb('alt_tlds_date', 'is', null), eb('alt_tlds_date', '<', latest)]))
-        .limit(ALT_TLD_CHUNK)
-        .execute();
+      const rows = await rowsWithStaleAltTlds(this.db, latest, ALT_TLD_CHUNK);
       if (rows.length === 0) return updated;
       const labels = [...new Set(rows.map((row) => row.label))];
       const demand = await registeredElsewhere(this.snapshots, this.trackedTlds, labels);
@@ -146,22 +136,7 @@ export class EnrichmentService {
         if (domains) domains.push(row.domain);
         else byOutcome.set(others, [row.domain]);
       }
-      await this.db.transaction().execute(async (trx) => {
-        for (const [others, domains] of byOutcome) {
-          for (let start = 0; start < domains.length; start += ALT_TLD_ROWS_PER_STATEMENT) {
-            await trx
-              .updateTable('feed_domains')
-              .set({
-                alt_tld_count: others === '' ? 0 : others.split(',').length,
-                alt_tlds: others,
-                alt_tlds_date: latest,
-                updated_at: now,
-              })
-              .where('domain', 'in', domains.slice(start, start + ALT_TLD_ROWS_PER_STATEMENT))
-              .execute();
-          }
-        }
-      });
+      await setAltTldDemand(this.db, latest, now, byOutcome);
       updated += rows.length;
       onProgress?.(updated);
     }
@@ -187,12 +162,7 @@ export class EnrichmentService {
             .values({ domain: row.domain, cf: null, ...values })
             .onConflict((conflict) => conflict.column('domain').doUpdateSet(values))
             .execute();
-          const updated = await trx
-            .updateTable('feed_domains')
-            .set({ da: row.da, tf: row.tf, updated_at: now })
-            .where('domain', '=', row.domain)
-            .executeTakeFirst();
-          feedRows += Number(updated.numUpdatedRows);
+          if (await setMetricsIfInFeed(trx, row.domain, { da: row.da, tf: row.tf }, now)) feedRows += 1;
         }
         rows += batch.length;
         onProgress?.(rows);

@@ -1,0 +1,90 @@
+import type { Kysely, Updateable } from 'kysely';
+import type { DB, FeedDomainTable } from '../db/schema.ts';
+import { ANY_STATUSES } from '../feed/feed-query.ts';
+
+/**
+ * The lifecycle owns `feed_domains` (it creates each row and moves it through its states); the
+ * enrichment columns other modules fill in are written only through these functions, so every
+ * statement that changes the table lives in this module.
+ */
+
+/** What enrichment may set on a feed row. */
+export type EnrichmentColumns = Pick<
+  Updateable<FeedDomainTable>,
+  'first_archived_at' | 'da' | 'tf' | 'enrich_due_at' | 'updated_at'
+>;
+
+/** Rows whose enrichment is due at `now`, earliest first, at most `limit`. */
+export function rowsDueForEnrichment(db: Kysely<DB>, now: number, limit: number) {
+  return db
+    .selectFrom('feed_domains')
+    .select(['domain', 'first_archived_at'])
+    .where('enrich_due_at', '<=', now)
+    .where('status', 'in', ANY_STATUSES)
+    .orderBy('enrich_due_at', 'asc')
+    .orderBy('domain', 'asc')
+    .limit(limit)
+    .execute();
+}
+
+export async function setEnrichment(db: Kysely<DB>, domain: string, changes: EnrichmentColumns): Promise<void> {
+  await db.updateTable('feed_domains').set(changes).where('domain', '=', domain).execute();
+}
+
+/** Sets DA and TF of one name if it is in the feed; returns whether it was. */
+export async function setMetricsIfInFeed(
+  db: Kysely<DB>,
+  domain: string,
+  metrics: { da: number | null; tf: number | null },
+  now: number,
+): Promise<boolean> {
+  const updated = await db
+    .updateTable('feed_domains')
+    .set({ ...metrics, updated_at: now })
+    .where('domain', '=', domain)
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) > 0;
+}
+
+/** Rows whose alt-TLD demand predates the snapshots of `latest`, at most `limit`. */
+export function rowsWithStaleAltTlds(db: Kysely<DB>, latest: string, limit: number) {
+  return db
+    .selectFrom('feed_domains')
+    .select(['domain', 'label', 'tld'])
+    .where('status', 'in', ANY_STATUSES)
+    .where((eb) => eb.or([eb('alt_tlds_date', 'is', null), eb('alt_tlds_date', '<', latest)]))
+    .limit(limit)
+    .execute();
+}
+
+/** Domains per `UPDATE … WHERE domain IN (…)` of the alt-TLD refresh: under both databases' parameter limits. */
+const ALT_TLD_ROWS_PER_STATEMENT = 5000;
+
+/**
+ * Sets alt-TLD demand as of `latest`, set-based: `byOutcome` maps a comma-separated list of the
+ * other TLDs (often "") to the names that share it, one UPDATE per outcome and slice, in one
+ * transaction.
+ */
+export async function setAltTldDemand(
+  db: Kysely<DB>,
+  latest: string,
+  now: number,
+  byOutcome: ReadonlyMap<string, readonly string[]>,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    for (const [others, domains] of byOutcome) {
+      for (let start = 0; start < domains.length; start += ALT_TLD_ROWS_PER_STATEMENT) {
+        await trx
+          .updateTable('feed_domains')
+          .set({
+            alt_tld_count: others === '' ? 0 : others.split(',').length,
+            alt_tlds: others,
+            alt_tlds_date: latest,
+            updated_at: now,
+          })
+          .where('domain', 'in', domains.slice(start, start + ALT_TLD_ROWS_PER_STATEMENT))
+          .execute();
+      }
+    }
+  });
+}
