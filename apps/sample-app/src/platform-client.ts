@@ -2,6 +2,11 @@
  * A small client of the platform's Application API: `token.php` trades the one-time key
  * for a token, `api.php` runs methods with it. It runs on the app's server only, so the
  * token never reaches the browser.
+ *
+ * The records below restate the few fields this app reads instead of importing
+ * `@repo/contracts`: the sample app is the code third-party developers copy, so it depends on
+ * nothing private to this repository. The platform's own schemas are the reference
+ * (packages/contracts and the served /openapi.json).
  */
 
 /** `api.total`, `api.pages` and `api.current_page` of every answer. */
