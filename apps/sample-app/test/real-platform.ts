@@ -1,6 +1,7 @@
 import { tempDir } from '@repo/server-kit/testing';
 import type { FastifyInstance } from 'fastify';
 // The sample app is tested against the real platform, not a stand-in: its token.php, api.php and media.
+import { PERMISSION_NAMES } from '../../social-platform/src/applications/permissions.ts';
 import { buildApp, loadPlatformConfig } from '../../social-platform/src/index.ts';
 
 export interface RunningPlatform {
@@ -51,6 +52,14 @@ export async function seedPlatform(platform: RunningPlatform, canvasUrl = 'http:
   await ctx.friends.befriend(ada.id, bob.id);
   await ctx.mail.send(bob.id, ada.id, 'Try the sample app!');
   await ctx.notifications.add(ada.id, { message: 'Bob Builder sent you a message.', link: '/mail' });
-  const application = await ctx.apps.create({ name: 'Sample app', canvasUrl, ownerId: bob.id });
+  // Published with every permission, and Ada has allowed it, as a user who opened it from the directory would have.
+  const application = await ctx.apps.create({
+    name: 'Sample app',
+    canvasUrl,
+    ownerId: bob.id,
+    permissions: PERMISSION_NAMES,
+    published: true,
+  });
+  await ctx.grants.grant(application.id, ada.id, PERMISSION_NAMES);
   return { ada, bob, application, issueKey: () => ctx.appAuth.issueAppKey(application.id, ada.id) };
 }
