@@ -59,6 +59,7 @@ export const PLATFORM_METHODS = {
   'friend.getFriends': { http: 'GET', params: ['user_id', 'page'], required: [] },
   'friend.isFriend': { http: 'GET', params: ['user_id', 'friend_user_id'], required: ['friend_user_id'] },
   'mail.getNewCount': { http: 'GET', params: ['user_id'], required: [] },
+  'notification.add': { http: 'POST', params: ['message', 'link'], required: ['message'] },
   'notification.get': { http: 'GET', params: ['user_id', 'page'], required: [] },
   'notification.getNewCount': { http: 'GET', params: ['user_id'], required: [] },
   'photo.addPhoto': { http: 'POST', params: ['photo', 'photo_name', 'visibility'], required: ['photo'] },

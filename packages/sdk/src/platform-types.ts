@@ -1,4 +1,4 @@
-/** Records of the social platform's Application API (api.php). Optional fields are left out for users who lack them. */
+/** Records of the social platform's Application API (api.php). Every User field is always present. */
 
 export interface PlatformUser {
   user_id: number;
@@ -6,14 +6,16 @@ export interface PlatformUser {
   full_name: string;
   /** Unix time, seconds. */
   joined: number;
-  country_iso?: string;
-  gender?: string;
-  /** Only in the token's own user's record (never in friend lists). */
-  email?: string;
-  photo_50px?: string;
-  photo_50px_square?: string;
-  photo_120px?: string;
-  photo_original?: string;
+  /** null when the user has not said. */
+  country_iso: string | null;
+  gender: string | null;
+  /** Only in the token's own user's record, and only with the app's `email` permission; null otherwise. */
+  email: string | null;
+  /** The platform's default avatar for a user without a picture. */
+  photo_50px: string;
+  photo_50px_square: string;
+  photo_120px: string;
+  photo_original: string;
   profile_url: string;
 }
 

@@ -6,6 +6,7 @@ import { browserSkipReason, launchBrowser } from '@repo/server-kit/testing/brows
 import { build } from 'esbuild';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { feedRow } from '../../../apps/domain-intel/test/feed-helpers.ts';
+import { PERMISSION_NAMES } from '../../../apps/social-platform/src/applications/permissions.ts';
 import { solidJpeg } from '../../../apps/social-platform/test/upload-helpers.ts';
 import { type RunningDomainIntel, type RunningPlatform, startDomainIntel, startPlatform } from './servers.ts';
 
@@ -87,7 +88,10 @@ describe('the SDK in a browser', { skip }, () => {
       name: 'Browser app',
       canvasUrl: 'https://app.test/',
       ownerId: developer.id,
+      permissions: PERMISSION_NAMES,
+      published: true,
     });
+    await platform.ctx.grants.grant(app.id, user.id, PERMISSION_NAMES);
     const key = await platform.ctx.appAuth.issueAppKey(app.id, user.id);
     const jpegBase64 = (await solidJpeg(320, 200)).toString('base64');
     const page = await context.newPage();

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { databaseTargets, tempDir } from '@repo/server-kit/testing';
+import { PERMISSION_NAMES } from '../../../apps/social-platform/src/applications/permissions.ts';
 import { solidJpeg } from '../../../apps/social-platform/test/upload-helpers.ts';
 import { hasCode, PlatformAppClient, PlatformError } from '../src/index.ts';
 import { type RunningPlatform, startPlatform } from './servers.ts';
@@ -17,13 +18,24 @@ for (const target of databaseTargets()) {
     let alice: { id: number };
     let bob: { id: number };
     let client: PlatformAppClient;
-    const keyFor = async (userId: number) => t.ctx.appAuth.issueAppKey(appId, userId);
+    // As a user who allowed the (published) app on its consent page.
+    const keyFor = async (userId: number) => {
+      await t.ctx.grants.grant(appId, userId, PERMISSION_NAMES);
+      return t.ctx.appAuth.issueAppKey(appId, userId);
+    };
 
     before(async () => {
       t = await startPlatform(target, { API_RATE_LIMIT: '1000' });
       const developer = await t.user('developer');
-      appId = (await t.ctx.apps.create({ name: 'SDK test app', canvasUrl: 'https://app.test/', ownerId: developer.id }))
-        .id;
+      appId = (
+        await t.ctx.apps.create({
+          name: 'SDK test app',
+          canvasUrl: 'https://app.test/',
+          ownerId: developer.id,
+          permissions: PERMISSION_NAMES,
+          published: true,
+        })
+      ).id;
       alice = await t.user('alice');
       bob = await t.user('bob');
       await t.ctx.friends.befriend(alice.id, bob.id);
@@ -52,7 +64,7 @@ for (const target of databaseTargets()) {
       assert.ok(own.email);
       const other = await client.getUser({ userId: bob.id });
       assert.equal(other.user_id, bob.id);
-      assert.equal(other.email, undefined);
+      assert.equal(other.email, null, 'every User field is present; e-mail is null for anyone but the own user');
     });
 
     it('pages friends, notifications and counts', async () => {
