@@ -1,11 +1,20 @@
 import type {
   Availability,
+  CreatedDeliveryTarget,
+  Delivery,
+  DeliveryTarget,
+  FeedFilters,
   FeedPage,
   FeedQuery,
   FeedRecord,
+  NewSavedFilter,
+  Page,
   Quota,
   RateLimit,
+  SavedFilter,
   Suggestion,
+  TargetKind,
+  WatchedDomain,
   WhoisRecord,
 } from './domain-intel-types.ts';
 import { DomainIntelError } from './errors.ts';
@@ -26,8 +35,9 @@ type OperationName = keyof typeof DOMAIN_INTEL_OPERATIONS;
 
 /**
  * Client of the Domain Intelligence API. Every method is one API call (one unit of quota)
- * except `quota()` (free) and `sample()` (keyless), and `checkMany()` with more than 30 names,
- * which makes one call per 30.
+ * except `quota()` (free) and `sample()` (keyless), `checkMany()` with more than 30 names,
+ * which makes one call per 30, and the management methods (saved filters, targets,
+ * deliveries, watchlist), which are never counted.
  */
 export class DomainIntelClient {
   readonly #transport: Transport;
@@ -108,6 +118,92 @@ export class DomainIntelClient {
     return record ?? null;
   }
 
+  /** The account's saved filters ("custom filters"), oldest first. */
+  async filters(options?: CallOptions): Promise<SavedFilter[]> {
+    return this.#get<SavedFilter[]>('filters', {}, options);
+  }
+
+  /**
+   * Saves a filter: its new matches are batched after every pipeline run and delivered to its
+   * targets (Enterprise) or shown in the dashboard. `filter` takes what `domains()` takes.
+   */
+  async createFilter(input: NewSavedFilter, options?: CallOptions): Promise<SavedFilter> {
+    const filter = typeof input.filter === 'string' ? input.filter : filterQueryString(input.filter);
+    return this.#send<SavedFilter>(
+      'createFilter',
+      { name: input.name, filter, ...(input.targetIds ? { target_ids: input.targetIds } : {}) },
+      options,
+    );
+  }
+
+  async deleteFilter(filterId: string, options?: CallOptions): Promise<void> {
+    await this.#send('deleteFilter', undefined, options, { id: filterId });
+  }
+
+  /** Where saved filters and account events are delivered. */
+  async targets(options?: CallOptions): Promise<DeliveryTarget[]> {
+    return this.#get<DeliveryTarget[]>('targets', {}, options);
+  }
+
+  /**
+   * Adds a webhook (any plan: it receives the account events), e-mail or SFTP target
+   * (Enterprise). A webhook's signing `secret` is in this answer only: keep it.
+   */
+  async createTarget(
+    input: { kind: TargetKind; address: string },
+    options?: CallOptions,
+  ): Promise<CreatedDeliveryTarget> {
+    return this.#send<CreatedDeliveryTarget>('createTarget', { kind: input.kind, address: input.address }, options);
+  }
+
+  async deleteTarget(targetId: string, options?: CallOptions): Promise<void> {
+    await this.#send('deleteTarget', undefined, options, { id: targetId });
+  }
+
+  /** The delivery log, newest first: each batch or event per target, with attempts, status and last error. */
+  async deliveries(
+    query: { filterId?: string; limit?: number; offset?: number } = {},
+    options?: CallOptions,
+  ): Promise<Delivery[]> {
+    return this.#get<Delivery[]>(
+      'deliveries',
+      { filter_id: query.filterId, limit: text(query.limit), offset: text(query.offset) },
+      options,
+    );
+  }
+
+  /** Sends a delivered or dead-lettered message again: the same id and body, a new 24-hour retry window. */
+  async redeliver(deliveryId: string, options?: CallOptions): Promise<Delivery> {
+    return this.#send<Delivery>('redeliver', undefined, options, { id: deliveryId });
+  }
+
+  /** One page of the watchlist, oldest first, with each name's status, expected drop and evidence. */
+  async watchlist(
+    query: { limit?: number; offset?: number } = {},
+    options?: CallOptions,
+  ): Promise<Page<WatchedDomain>> {
+    const { data, meta } = await this.#call<WatchedDomain[]>(
+      'watchlist',
+      { limit: text(query.limit), offset: text(query.offset) },
+      options,
+    );
+    return {
+      items: data,
+      total: meta.total ?? data.length,
+      limit: meta.limit ?? data.length,
+      offset: meta.offset ?? 0,
+    };
+  }
+
+  /** Starts watching a name (any TLD with RDAP, registered or not); answers with the first look at it. */
+  async watch(domain: string, options?: CallOptions): Promise<WatchedDomain> {
+    return this.#send<WatchedDomain>('watch', { domain }, options);
+  }
+
+  async unwatch(domain: string, options?: CallOptions): Promise<void> {
+    await this.#send('unwatch', undefined, options, { domain });
+  }
+
   async #get<T>(
     name: OperationName,
     query: Record<string, string | undefined>,
@@ -123,20 +219,44 @@ export class DomainIntelClient {
     options?: CallOptions,
     pathParams: Record<string, string> = {},
   ): Promise<Envelope<T>> {
+    return (await this.#request(name, query, options, pathParams)) as Envelope<T>;
+  }
+
+  async #request(
+    name: OperationName,
+    query: Record<string, string | undefined>,
+    options: CallOptions | undefined,
+    pathParams: Record<string, string>,
+    body?: Record<string, unknown>,
+  ): Promise<unknown> {
     const operation = DOMAIN_INTEL_OPERATIONS[name];
     const path = operation.path.replace(/\{(\w+)\}/g, (_, param: string) => encodeURIComponent(pathParams[param]!));
-    const { body } = await this.#transport.send(
+    const headers: Record<string, string> = this.#apiKey ? { authorization: `Bearer ${this.#apiKey}` } : {};
+    if (body) headers['content-type'] = 'application/json';
+    const { body: answer } = await this.#transport.send(
       {
         method: operation.method,
         path,
         query,
-        headers: this.#apiKey ? { authorization: `Bearer ${this.#apiKey}` } : {},
+        headers,
+        ...(body ? { body: () => JSON.stringify(body) } : {}),
         // Error answers carry the headers too (a 429 says remaining 0).
         onResponse: (response) => this.#noteRateLimit(response.headers),
       },
       options,
     );
-    return body as Envelope<T>;
+    return answer;
+  }
+
+  /** A management call with an optional JSON body; 204 answers give undefined. */
+  async #send<T>(
+    name: OperationName,
+    body: Record<string, unknown> | undefined,
+    options?: CallOptions,
+    pathParams: Record<string, string> = {},
+  ): Promise<T> {
+    const answer = await this.#request(name, {}, options, pathParams, body);
+    return (answer as Envelope<T> | undefined)?.data as T;
   }
 
   #noteRateLimit(headers: Headers): void {
@@ -158,6 +278,14 @@ function list(value: string | string[] | undefined): string | undefined {
 
 const date = (value: string | Date | undefined) => (value instanceof Date ? value.toISOString() : value);
 const text = (value: number | boolean | undefined) => (value === undefined ? undefined : String(value));
+
+/** Feed filters as the query string a saved filter stores (`tld=com&min_da=20`). */
+function filterQueryString(filters: FeedFilters): string {
+  const { sort: _sort, limit: _limit, offset: _offset, ...only } = feedParameters(filters);
+  return new URLSearchParams(
+    Object.entries(only).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  ).toString();
+}
 
 function feedParameters(query: FeedQuery): Record<string, string | undefined> {
   return {

@@ -5,83 +5,27 @@ import type { FeedRecord } from '@repo/contracts/domain-intel';
 // The records themselves are the servers' own contracts (TypeBox schemas in @repo/contracts),
 // so the SDK cannot drift from what the API sends; type-only, so nothing of them is bundled.
 export type {
+  AccountEventType,
   Availability,
+  CreatedDeliveryTarget,
+  Delivery,
+  DeliveryTarget,
+  EventData,
   FeedRecord,
   Quota,
+  SavedFilter,
   Suggestion,
   SuggestionStats,
+  TargetKind,
+  WatchEvidence,
+  WatchedDomain,
+  WatchStatus,
+  WatchTransitionKind,
+  WebhookEvent,
+  WebhookEventType,
+  WhoisContact,
+  WhoisRecord,
 } from '@repo/contracts/domain-intel';
-
-// The WHOIS record is still written in apps/domain-intel (rdap/types.ts, routes/v1/whois-schema.ts);
-// it moves into @repo/contracts with its owner's next change.
-export interface WhoisRecord {
-  domain: string;
-  unicode_name: string | null;
-  registered: boolean;
-  registrar: {
-    name: string | null;
-    iana_id: string | null;
-    url: string | null;
-    abuse_email: string | null;
-    abuse_phone: string | null;
-    handle?: string | null;
-  } | null;
-  created_at: string | null;
-  updated_at: string | null;
-  expires_at: string | null;
-  nameservers: string[];
-  status: string[];
-  dnssec: boolean | null;
-  registrant: {
-    name: string | null;
-    organization: string | null;
-    email: string | null;
-    country: string | null;
-    redacted: boolean;
-  } | null;
-  rdap_sources: string[];
-  missing: string[];
-  fetched_at: string;
-  // Additive fields (see the API's OpenAPI schema for their meaning).
-  registry_domain_id?: string | null;
-  transferred_at?: string | null;
-  age_days?: number | null;
-  expires_in_days?: number | null;
-  status_epp?: string[];
-  nameserver_details?: { name: string; ipv4: string[]; ipv6: string[] }[];
-  dnssec_details?: {
-    delegation_signed: boolean | null;
-    ds_records: {
-      key_tag: number | null;
-      algorithm: number | null;
-      digest_type: number | null;
-      digest: string | null;
-    }[];
-  };
-  contacts?: Record<'registrant' | 'administrative' | 'technical' | 'billing' | 'abuse', WhoisContact | null>;
-  redactions?: { name: string | null; path: string | null; method: string | null; reason: string | null }[];
-  privacy_service?: boolean;
-  /** Each server's answer apart, with its source. */
-  records?: { registry: Record<string, unknown>; registrar: Record<string, unknown> | null };
-  cached?: boolean;
-  /** With `{ raw: true }`: the RDAP documents as sent. */
-  raw?: { registry: Record<string, unknown>; registrar: Record<string, unknown> | null };
-}
-
-export interface WhoisContact {
-  handle: string | null;
-  name: string | null;
-  organization: string | null;
-  email: string | null;
-  phone: string | null;
-  fax: string | null;
-  street: string[];
-  city: string | null;
-  region: string | null;
-  postal_code: string | null;
-  country: string | null;
-  redacted_fields: string[];
-}
 
 export type FeedStatus = 'dropped' | 'pending-delete' | 'redemption' | 'left-zone' | 'any';
 export type FeedSort = 'dropped_at' | 'age' | 'da' | 'tf' | 'alt_tld_count';
@@ -132,4 +76,20 @@ export interface RateLimit {
   limit: number | null;
   remaining: number | null;
   resetsAt: Date | null;
+}
+
+/** A new saved filter: the feed filters as `domains()` takes them, or as a query string (`tld=com&min_da=20`). */
+export interface NewSavedFilter {
+  name: string;
+  filter: FeedFilters | string;
+  /** Where its batches go (Enterprise); none: the dashboard only. */
+  targetIds?: string[];
+}
+
+/** One page of a list the API pages with `limit` and `offset`. */
+export interface Page<T> {
+  items: T[];
+  total: number;
+  limit: number;
+  offset: number;
 }

@@ -17,6 +17,13 @@ export type DomainIntelErrorCode =
   | 'not_found'
   | 'upstream_unavailable'
   | 'internal_error'
+  | 'plan_limit_reached'
+  | 'filter_not_found'
+  | 'target_not_found'
+  | 'target_not_allowed'
+  | 'delivery_not_found'
+  | 'watch_not_found'
+  | 'tld_without_rdap'
   | (string & {});
 
 /** Codes of the platform's Application API (see the api.php reference). */

@@ -4,11 +4,15 @@
  * so a renamed path or parameter fails the tests instead of failing customers.
  */
 
+import { FEED_FILTER_PARAMETERS, FEED_PAGE_PARAMETERS } from '@repo/contracts/domain-intel';
+
 export interface HttpOperation {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   path: string;
   /** Query parameters the client may send. */
   query: readonly string[];
+  /** Fields of the JSON body the client may send. */
+  body?: readonly string[];
 }
 
 export const DOMAIN_INTEL_OPERATIONS = {
@@ -19,28 +23,22 @@ export const DOMAIN_INTEL_OPERATIONS = {
   domains: {
     method: 'GET',
     path: '/v1/domains',
-    query: [
-      'tld',
-      'min_years',
-      'min_da',
-      'min_tf',
-      'dropped_after',
-      'dropped_before',
-      'status',
-      'max_length',
-      'hyphens',
-      'digits',
-      'contains',
-      'min_alt_tlds',
-      'drops_after',
-      'drops_before',
-      'sort',
-      'limit',
-      'offset',
-    ],
+    query: [...FEED_FILTER_PARAMETERS, ...FEED_PAGE_PARAMETERS],
   },
   quota: { method: 'GET', path: '/v1/quota', query: [] },
   sample: { method: 'GET', path: '/v1/sample', query: ['domain'] },
+  // Managing saved filters, delivery targets, deliveries and the watchlist: never counted.
+  deliveries: { method: 'GET', path: '/v1/deliveries', query: ['filter_id', 'limit', 'offset'] },
+  watchlist: { method: 'GET', path: '/v1/watchlist', query: ['limit', 'offset'] },
+  filters: { method: 'GET', path: '/account/filters', query: [] },
+  createFilter: { method: 'POST', path: '/account/filters', query: [], body: ['name', 'filter', 'target_ids'] },
+  deleteFilter: { method: 'DELETE', path: '/account/filters/{id}', query: [] },
+  targets: { method: 'GET', path: '/account/targets', query: [] },
+  createTarget: { method: 'POST', path: '/account/targets', query: [], body: ['kind', 'address'] },
+  deleteTarget: { method: 'DELETE', path: '/account/targets/{id}', query: [] },
+  redeliver: { method: 'POST', path: '/account/deliveries/{id}/redeliver', query: [] },
+  watch: { method: 'POST', path: '/account/watchlist', query: [], body: ['domain'] },
+  unwatch: { method: 'DELETE', path: '/account/watchlist/{domain}', query: [] },
 } as const satisfies Record<string, HttpOperation>;
 
 export const PLATFORM_ENDPOINTS = {

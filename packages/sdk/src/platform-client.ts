@@ -2,8 +2,11 @@ import { PlatformError } from './errors.ts';
 import { PLATFORM_ENDPOINTS, PLATFORM_METHODS, type PlatformMethodName } from './operations.ts';
 import { type PhotoSource, preparePhoto } from './photo-source.ts';
 import type {
+  ApiEnvelope,
+  FriendshipCheck,
   PageSelector,
   PhotoVisibility,
+  PlatformFriend,
   PlatformNotification,
   PlatformPage,
   PlatformPhoto,
@@ -26,11 +29,6 @@ export interface AddPhotoOptions {
   contentType?: string;
   /** Largest upload read from a stream, bytes (default 20 MiB, the platform's limit). */
   maxBytes?: number;
-}
-
-interface ApiEnvelope<T> {
-  api: { total: number; pages: number; current_page: number };
-  output: T;
 }
 
 /**
@@ -64,16 +62,17 @@ export class PlatformAppClient {
     return this.#single('user.getUser', { user_id: selector.userId }, options);
   }
 
-  getFriends(selector: PageSelector = {}, options?: CallOptions): Promise<PlatformPage<PlatformUser>> {
+  /** Friends are User records without `email`. */
+  getFriends(selector: PageSelector = {}, options?: CallOptions): Promise<PlatformPage<PlatformFriend>> {
     return this.#page('friend.getFriends', selector, options);
   }
 
-  iterateFriends(selector: UserSelector = {}, options?: CallOptions): AsyncGenerator<PlatformUser> {
+  iterateFriends(selector: UserSelector = {}, options?: CallOptions): AsyncGenerator<PlatformFriend> {
     return this.#iterate('friend.getFriends', selector, options);
   }
 
   async isFriend(friendUserId: number, selector: UserSelector = {}, options?: CallOptions): Promise<boolean> {
-    const output = await this.#single<{ is_friend: number }>(
+    const output = await this.#single<FriendshipCheck>(
       'friend.isFriend',
       { user_id: selector.userId, friend_user_id: friendUserId },
       options,

@@ -31,7 +31,7 @@ export interface CallOptions {
 }
 
 export interface Request {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   path: string;
   query?: Record<string, string | number | undefined>;
   headers?: Record<string, string>;

@@ -1,8 +1,25 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { databaseTargets } from '@repo/server-kit/testing';
-import type { Availability, FeedRecord, Quota, Suggestion, WhoisRecord } from '../src/domain-intel-types.ts';
+import type {
+  Availability,
+  Delivery,
+  DeliveryTarget,
+  FeedRecord,
+  Quota,
+  SavedFilter,
+  Suggestion,
+  WatchedDomain,
+  WhoisRecord,
+} from '../src/domain-intel-types.ts';
 import { DOMAIN_INTEL_OPERATIONS, PLATFORM_ENDPOINTS, PLATFORM_METHODS } from '../src/operations.ts';
+import type {
+  PlatformFriend,
+  PlatformNotification,
+  PlatformPhoto,
+  PlatformUser,
+  UploadedPhoto,
+} from '../src/platform-types.ts';
 import { type RunningDomainIntel, type RunningPlatform, startDomainIntel, startPlatform } from './servers.ts';
 
 interface OpenApiParameter {
@@ -24,6 +41,7 @@ interface JsonSchema {
 }
 interface OpenApiDocument {
   paths: Record<string, Record<string, OpenApiOperation>>;
+  components?: { schemas?: Record<string, JsonSchema> };
 }
 
 const fetchDocument = async (baseUrl: string): Promise<OpenApiDocument> => {
@@ -131,6 +149,82 @@ const FIELDS = {
     period_end: 1,
     cancelled: 1,
   } satisfies Record<keyof Quota, 1>,
+  savedFilter: {
+    filter_id: 1,
+    name: 1,
+    filter: 1,
+    target_ids: 1,
+    paused: 1,
+    created_at: 1,
+  } satisfies Record<keyof SavedFilter, 1>,
+  deliveryTarget: {
+    target_id: 1,
+    kind: 1,
+    address: 1,
+    public_key: 1,
+    created_at: 1,
+  } satisfies Record<keyof DeliveryTarget, 1>,
+  delivery: {
+    delivery_id: 1,
+    batch_id: 1,
+    type: 1,
+    filter_id: 1,
+    sequence: 1,
+    created_at: 1,
+    rows: 1,
+    target: 1,
+    attempts: 1,
+    status: 1,
+    next_attempt_at: 1,
+    delivered_at: 1,
+    last_error: 1,
+  } satisfies Record<keyof Delivery, 1>,
+  watchedDomain: {
+    domain: 1,
+    status: 1,
+    status_since: 1,
+    expected_drop_at: 1,
+    evidence: 1,
+    checked_at: 1,
+    next_check_at: 1,
+    paused: 1,
+    added_at: 1,
+  } satisfies Record<keyof WatchedDomain, 1>,
+};
+
+const PICTURE_AND_PROFILE = {
+  user_id: 1,
+  user_name: 1,
+  full_name: 1,
+  joined: 1,
+  country_iso: 1,
+  gender: 1,
+  photo_50px: 1,
+  photo_50px_square: 1,
+  photo_120px: 1,
+  photo_original: 1,
+  profile_url: 1,
+} as const;
+
+/** The platform's records as the SDK types them, compared with the served api.php components. */
+const PLATFORM_FIELDS = {
+  User: { ...PICTURE_AND_PROFILE, email: 1 } satisfies Record<keyof PlatformUser, 1>,
+  Friend: PICTURE_AND_PROFILE satisfies Record<keyof PlatformFriend, 1>,
+  Notification: { notification_id: 1, link: 1, message: 1, icon: 1 } satisfies Record<keyof PlatformNotification, 1>,
+  Photo: { photo_id: 1, name: 1, photo_100px: 1, photo_240px: 1, photo_original: 1 } satisfies Record<
+    keyof PlatformPhoto,
+    1
+  >,
+  UploadedPhoto: {
+    photo_id: 1,
+    original: 1,
+    '75px': 1,
+    '100px': 1,
+    '150px': 1,
+    '240px': 1,
+    '500px': 1,
+    '1024px': 1,
+  } satisfies Record<keyof UploadedPhoto, 1>,
 };
 
 describe('the SDK agrees with the served OpenAPI documents', () => {
@@ -161,6 +255,11 @@ describe('the SDK agrees with the served OpenAPI documents', () => {
       }
       const pathParameters = [...operation.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
       assert.deepEqual(pathParameters, names(served.parameters, 'path'), `${name}: path parameters`);
+      // A JSON body: the SDK sends exactly the fields the service takes.
+      const body = (served as { requestBody?: { content?: Record<string, { schema: JsonSchema }> } }).requestBody;
+      const bodyFields = Object.keys(body?.content?.['application/json']?.schema.properties ?? {}).sort();
+      const sentFields = [...(('body' in operation ? operation.body : undefined) ?? [])].sort();
+      assert.deepEqual(sentFields, bodyFields, `${name}: body fields`);
       const key = `${operation.method} ${operation.path}`;
       queryByPath.set(key, new Set([...(queryByPath.get(key) ?? []), ...operation.query]));
     }
@@ -180,6 +279,11 @@ describe('the SDK agrees with the served OpenAPI documents', () => {
       ['feedRecord', '/v1/domains'],
       ['feedRecord', '/v1/sample'],
       ['quota', '/v1/quota'],
+      ['savedFilter', '/account/filters'],
+      ['deliveryTarget', '/account/targets'],
+      ['delivery', '/v1/deliveries'],
+      ['watchedDomain', '/v1/watchlist'],
+      ['watchedDomain', '/account/watchlist'],
     ];
     for (const [type, path] of cases) {
       const schema = dataSchema(operationOf(domainIntelDoc, 'GET', path));
@@ -188,6 +292,14 @@ describe('the SDK agrees with the served OpenAPI documents', () => {
         Object.keys(schema.properties ?? {}).sort(),
         `${type} at ${path}`,
       );
+    }
+  });
+
+  it('Platform: the SDK types have the fields of the served api.php records', () => {
+    for (const [name, fields] of Object.entries(PLATFORM_FIELDS)) {
+      const served = platformDoc.components?.schemas?.[name];
+      assert.ok(served, `${name} is a component of the platform's document`);
+      assert.deepEqual(Object.keys(fields).sort(), Object.keys(served.properties ?? {}).sort(), name);
     }
   });
 

@@ -1,5 +1,11 @@
 import { z } from 'zod';
 
+/** Parses an env flag the way people write them: 1/true/yes/on. */
+export const envFlag = z
+  .string()
+  .optional()
+  .transform((value) => value !== undefined && ['1', 'true', 'yes', 'on'].includes(value.toLowerCase()));
+
 /**
  * Variables every service understands. Each service extends this schema with its own,
  * so one `loadConfig` call validates the whole environment once, at start-up.
@@ -27,6 +33,17 @@ export const baseEnvSchema = z.object({
     .or(z.literal('').transform(() => undefined)),
   /** pino log level (secrets are redacted at every level). */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * Serve the Prometheus metrics at /metrics to anyone. Off by default: /metrics then needs
+   * METRICS_TOKEN, or does not exist (404).
+   */
+  METRICS_PUBLIC: envFlag,
+  /** Bearer token a scraper sends to read /metrics (`Authorization: Bearer <token>`, at least 16 characters); wins over METRICS_PUBLIC. */
+  METRICS_TOKEN: z
+    .string()
+    .min(16)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   /** Behind a reverse proxy: `1`/`true` trusts X-Forwarded-For, a number trusts that many hops, or a list of addresses. */
   TRUST_PROXY: z
     .string()
@@ -62,9 +79,3 @@ function parseTrustProxy(value: string | undefined): boolean | number | string[]
     .map((entry) => entry.trim())
     .filter(Boolean);
 }
-
-/** Parses an env flag the way people write them: 1/true/yes/on. */
-export const envFlag = z
-  .string()
-  .optional()
-  .transform((value) => value !== undefined && ['1', 'true', 'yes', 'on'].includes(value.toLowerCase()));

@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect, sql } from 'kysely';
+import { Kysely, type SqliteDatabase, SqliteDialect, sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import pg from 'pg';
+import { OwnSchemaPostgresDialect } from './postgres-introspector.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -93,7 +94,7 @@ function createPostgres<DB>(url: string, options: DatabaseOptions): Database<DB>
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new OwnSchemaPostgresDialect({ pool }, options.postgresSchema) });
   const safeUrl = new URL(url);
   safeUrl.password = '';
   return {

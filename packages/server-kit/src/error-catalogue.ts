@@ -36,6 +36,11 @@ export const FRAMEWORK_ERRORS = {
     meaning: 'The request body could not be read (malformed JSON, an empty JSON body, a broken form).',
     action: 'Send a well-formed body of the content type the route takes.',
   },
+  invalid_metrics_token: {
+    status: 401,
+    meaning: '/metrics is protected by METRICS_TOKEN and the request did not carry it.',
+    action: 'Send "Authorization: Bearer <METRICS_TOKEN>" (the scraper\'s bearer_token setting in Prometheus).',
+  },
   not_found: {
     status: 404,
     meaning: 'No route has this path.',
@@ -70,6 +75,11 @@ export const FRAMEWORK_ERRORS = {
     status: 429,
     meaning: 'Too many requests in a short time.',
     action: 'Wait the seconds Retry-After gives, then retry.',
+  },
+  service_unavailable: {
+    status: 503,
+    meaning: 'A service this call needs (the shared counters in Redis) is unreachable; nothing was done or counted.',
+    action: 'Retry after the seconds Retry-After gives.',
   },
   internal_error: {
     status: 500,

@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type FrameworkErrorCode, frameworkErrors } from './error-catalogue.ts';
-import { isAppError } from './errors.ts';
+import { type AppError, isAppError } from './errors.ts';
+import { isRedisUnavailable } from './redis.ts';
+import { trackRouteMethods } from './route-methods.ts';
 
 /** What the caller is told: always one of these, whatever went wrong. */
 export interface PublicError {
@@ -20,7 +22,12 @@ const FASTIFY_CLIENT_ERRORS: Record<string, { code: FrameworkErrorCode; message?
   FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'invalid_body', message: 'The JSON body is empty.' },
   FST_ERR_CTP_INVALID_JSON_BODY: { code: 'invalid_body', message: 'The body is not valid JSON.' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'invalid_body' },
-  FST_ERR_BAD_URL: { code: 'invalid_url' },
+  FST_ERR_BAD_URL: {
+    code: 'invalid_url',
+    message:
+      'The URL path has a broken percent-encoding (a % not followed by two hex digits); write a % itself as %25.',
+  },
+  FST_ERR_MAX_PARAM_LENGTH: { code: 'invalid_url', message: 'A part of the URL path is longer than 512 characters.' },
   FST_ERR_ASYNC_CONSTRAINT: { code: 'invalid_request' },
   FST_INVALID_MULTIPART_CONTENT_TYPE: { code: 'invalid_body', message: 'The request is not multipart/form-data.' },
   FST_REQ_FILE_TOO_LARGE: { code: 'payload_too_large', message: 'The uploaded file is too large.' },
@@ -43,6 +50,22 @@ const CODE_BY_STATUS: Record<number, FrameworkErrorCode> = {
 /** A public error of one of the codes server-kit answers itself, its status from the catalogue. */
 export function frameworkError(code: FrameworkErrorCode, message: string): PublicError {
   return { status: frameworkErrors.entry(code).status, code, message };
+}
+
+/** Seconds a caller is asked to wait when a backing service is unreachable. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * An infrastructure failure the caller can do nothing about but retry (Redis unreachable) as
+ * the error to answer: 503 `service_unavailable` with Retry-After; undefined for anything else.
+ */
+export function asServiceUnavailable(error: unknown): AppError | undefined {
+  if (!isRedisUnavailable(error)) return undefined;
+  return frameworkErrors.appError(
+    'service_unavailable',
+    `The service cannot reach its shared counters (Redis) right now. Retry in ${UNAVAILABLE_RETRY_AFTER_SECONDS} seconds.`,
+    { headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) }, cause: error },
+  );
 }
 
 export function toPublicError(error: unknown): PublicError {
@@ -81,9 +104,14 @@ export function installErrorHandling(
     notFound?: boolean;
   } = {},
 ): void {
-  app.setErrorHandler((error, request, reply) => {
+  app.setErrorHandler((thrown, request, reply) => {
+    const unavailable = asServiceUnavailable(thrown);
+    const error = unavailable ?? thrown;
     const publicError = toPublicError(error);
-    if (publicError.status >= 500 && !isAppError(error)) {
+    if (publicError.code === 'service_unavailable') {
+      // The Redis client reports the outage once; one line per refused call is enough here.
+      request.log.info({ code: publicError.code, status: publicError.status }, 'request refused: Redis unreachable');
+    } else if (publicError.status >= 500 && !isAppError(error)) {
       // A bug or an unforeseen failure: the whole error, stack included, for whoever investigates.
       request.log.error({ err: error }, 'request failed');
     } else if (publicError.status >= 500) {
@@ -101,6 +129,7 @@ export function installErrorHandling(
     reply.status(publicError.status).send(render(publicError, request, reply));
   });
 
+  trackRouteMethods(app);
   if (options.notFound !== false) installNotFound(app, render);
 
   // onSend sees every response, even those failing before routing; callback style, because an
@@ -111,9 +140,27 @@ export function installErrorHandling(
   });
 }
 
+/**
+ * What a request no route matched is told: 405 `method_not_allowed` when the path exists with
+ * other methods (they go into the Allow header), else 404 `not_found`.
+ */
+export function unmatchedRouteError(request: FastifyRequest, reply: FastifyReply): PublicError {
+  const path = request.url.split('?')[0] ?? '/';
+  const allowed = request.server.allowedMethods(request.url);
+  // A route of this method that calls the not-found handler itself (a missing static file) is a 404.
+  if (allowed.length === 0 || allowed.includes(request.method)) {
+    return frameworkError('not_found', `No route ${request.method} ${path}.`);
+  }
+  reply.header('Allow', allowed.join(', '));
+  return frameworkError(
+    'method_not_allowed',
+    `${path} does not take ${request.method}; it takes ${allowed.join(', ')}.`,
+  );
+}
+
 function installNotFound(app: FastifyInstance, render: ErrorRenderer): void {
   app.setNotFoundHandler((request, reply) => {
-    const publicError = frameworkError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`);
+    const publicError = unmatchedRouteError(request, reply);
     reply.status(publicError.status).send(render(publicError, request, reply));
   });
 }

@@ -11,6 +11,7 @@ export * from './logger.ts';
 export * from './metrics.ts';
 export * from './migrations.ts';
 export * from './prepared-query.ts';
+export * from './rate-limit-reset.ts';
 export * from './redis.ts';
 export * from './request-id.ts';
 export * from './secrets.ts';

@@ -1,7 +1,7 @@
 import { type Clock, systemClock } from './clock.ts';
 import { createDatabase, type Database } from './database.ts';
 import { type MigrationSet, migrateToLatest } from './migrations.ts';
-import { createRedis, type Redis } from './redis.ts';
+import { connectRedis, createRedis, type Redis, type RedisLog } from './redis.ts';
 
 /** What tests (and `npm start`) may replace when a service opens its infrastructure. */
 export interface InfrastructureOverrides {
@@ -10,6 +10,8 @@ export interface InfrastructureOverrides {
   postgresSchema?: string;
   /** Tests give each run its own Redis key prefix. */
   redisKeyPrefix?: string;
+  /** Where infrastructure reports outages (Redis unreachable, back again); the app's logger. */
+  log?: RedisLog;
 }
 
 export interface InfrastructureSettings {
@@ -43,7 +45,13 @@ export async function openInfrastructure<DB>(
   });
   await migrateToLatest(database, service.migrations);
   const redis = settings.REDIS_URL
-    ? createRedis({ url: settings.REDIS_URL, keyPrefix: overrides.redisKeyPrefix ?? settings.REDIS_KEY_PREFIX })
+    ? await connectRedis(
+        createRedis({
+          url: settings.REDIS_URL,
+          keyPrefix: overrides.redisKeyPrefix ?? settings.REDIS_KEY_PREFIX,
+          ...(overrides.log ? { log: overrides.log } : {}),
+        }),
+      )
     : undefined;
   return { database, redis, clock: overrides.clock ?? systemClock };
 }

@@ -1,23 +1,72 @@
 import type { FastifyLoggerOptions } from 'fastify';
 import type { LoggerOptions } from 'pino';
 
-/** Query parameters that carry secrets in one of our APIs (one-time keys, tokens). */
-const SECRET_QUERY_PARAMS = ['key', 'token', 'api_key', 'password'];
+/**
+ * Query parameter names that carry secrets in our APIs (one-time keys, tokens) or in the usual
+ * conventions of others (OAuth's `access_token` and `code`, `api-key`, signed URLs'
+ * `signature`), compared case-insensitively and with any `[…]` suffix removed (`token[]`,
+ * `api_key[0]`), since a caller may send any of these by mistake.
+ */
+const SECRET_QUERY_PARAMS = new Set([
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'apikey',
+  'api-key',
+  'api_key',
+  'key',
+  'token',
+  'secret',
+  'client_secret',
+  'signature',
+  'sig',
+  'code',
+  'password',
+  'passwd',
+  'pass',
+]);
 
-/** Replaces the values of secret query parameters in a URL with `[REDACTED]`. */
+const REDACTED = '[REDACTED]';
+
+/** The parameter name as a server would read it: percent-decoded, lowercase, without a `[…]` suffix. */
+function parameterName(rawName: string): string {
+  let name = rawName.replaceAll('+', ' ');
+  try {
+    name = decodeURIComponent(name);
+  } catch {
+    // A broken escape: compare the name as written.
+  }
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/\[[^\]]*\]$/, '');
+}
+
+/** Whether a query parameter of this (raw, still encoded) name carries a secret. */
+export function isSecretQueryParameter(rawName: string): boolean {
+  return SECRET_QUERY_PARAMS.has(parameterName(rawName));
+}
+
+/**
+ * Replaces the values of secret query parameters in a URL with `[REDACTED]`, leaving every
+ * other byte of the URL as it was sent (so the logged URL still shows what the caller wrote).
+ */
 export function redactUrl(url: string): string {
   const queryStart = url.indexOf('?');
   if (queryStart === -1) return url;
-  const params = new URLSearchParams(url.slice(queryStart + 1));
+  const fragmentStart = url.indexOf('#', queryStart);
+  const queryEnd = fragmentStart === -1 ? url.length : fragmentStart;
+  const query = url.slice(queryStart + 1, queryEnd);
   let changed = false;
-  for (const name of SECRET_QUERY_PARAMS) {
-    if (params.has(name)) {
-      params.set(name, '[REDACTED]');
-      changed = true;
-    }
-  }
-  // URLSearchParams would percent-encode the brackets; keep the marker readable in logs.
-  return changed ? `${url.slice(0, queryStart)}?${params.toString().replaceAll('%5BREDACTED%5D', '[REDACTED]')}` : url;
+  const parts = query.split('&').map((part) => {
+    const equals = part.indexOf('=');
+    const name = equals === -1 ? part : part.slice(0, equals);
+    if (equals === -1 || !isSecretQueryParameter(name)) return part;
+    changed = true;
+    return `${name}=${REDACTED}`;
+  });
+  if (!changed) return url;
+  return `${url.slice(0, queryStart)}?${parts.join('&')}${url.slice(queryEnd)}`;
 }
 
 /**
@@ -37,7 +86,7 @@ export function loggerOptions(level: string): FastifyLoggerOptions & LoggerOptio
         '*.key',
         '*.token',
       ],
-      censor: '[REDACTED]',
+      censor: REDACTED,
     },
     serializers: {
       req(request: { method: string; url: string; hostname?: string; ip?: string; id?: string }) {

@@ -1,12 +1,30 @@
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { frameworkErrors } from './error-catalogue.ts';
+import { textsEqual } from './secrets.ts';
 
 type Label = 'method' | 'route' | 'status';
 
 export interface MetricsOptions {
   /** Prefix of every metric name, e.g. `domain_intel_`. */
   prefix: string;
+  /**
+   * Who may read /metrics (METRICS_PUBLIC, METRICS_TOKEN): a token in `Authorization: Bearer`,
+   * anyone, or nobody (the route does not exist). Metrics are collected in every case.
+   */
+  access: MetricsAccess;
+}
+
+export type MetricsAccess = { token: string } | 'public' | 'off';
+
+/** The access the settings ask for: a token wins; METRICS_PUBLIC=1 opens it; else it is off. */
+export function metricsAccess(settings: {
+  METRICS_PUBLIC: boolean;
+  METRICS_TOKEN?: string | undefined;
+}): MetricsAccess {
+  if (settings.METRICS_TOKEN) return { token: settings.METRICS_TOKEN };
+  return settings.METRICS_PUBLIC ? 'public' : 'off';
 }
 
 declare module 'fastify' {
@@ -20,7 +38,7 @@ declare module 'fastify' {
  * would explode cardinality and leak query strings), served at /metrics.
  */
 export const metricsPlugin = fp<MetricsOptions>(
-  async (app: FastifyInstance, { prefix }) => {
+  async (app: FastifyInstance, { prefix, access }) => {
     const registry = new Registry();
     collectDefaultMetrics({ register: registry, prefix });
     const requests = new Counter({
@@ -58,9 +76,21 @@ export const metricsPlugin = fp<MetricsOptions>(
       done();
     });
 
+    if (access === 'off') return;
     // `hide` keeps the route out of the OpenAPI document when @fastify/swagger is registered.
-    app.get('/metrics', { schema: { hide: true } as FastifySchema }, async (_request, reply) => {
+    app.get('/metrics', { schema: { hide: true } as FastifySchema }, async (request, reply) => {
+      if (access !== 'public') {
+        const given = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
+        if (!given || !textsEqual(given, access.token)) {
+          throw frameworkErrors.appError(
+            'invalid_metrics_token',
+            'Reading /metrics needs "Authorization: Bearer <METRICS_TOKEN>".',
+            { headers: { 'WWW-Authenticate': 'Bearer realm="metrics"' } },
+          );
+        }
+      }
       reply.header('Content-Type', registry.contentType);
+      reply.header('Cache-Control', 'no-store');
       return registry.metrics();
     });
   },

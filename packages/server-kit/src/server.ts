@@ -1,10 +1,18 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import closeWithGrace from 'close-with-grace';
-import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
-import { frameworkError, type PublicError } from './error-handler.ts';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  LogController,
+} from 'fastify';
+import { frameworkError, type PublicError, toPublicError } from './error-handler.ts';
 import { loggerOptions } from './logger.ts';
-import { genReqId } from './request-id.ts';
+import { genReqId, newRequestId } from './request-id.ts';
+import { ROUTER_OPTIONS } from './route-methods.ts';
 
 export interface ServerOptions {
   logLevel: string;
@@ -20,10 +28,11 @@ export interface ServerOptions {
    */
   requestTimeoutMs?: number;
   /**
-   * Renders the errors Node answers before any route runs (a stalled body, headers over
-   * 16 KB, a malformed request line) into the service's own JSON body.
+   * Renders the errors answered before any route runs into the service's own JSON body:
+   * Node's (a stalled body, headers over 16 KB, a request line with an unencoded ü) and
+   * Fastify's (a broken percent-encoding in the path). `requestId` is also sent as X-Request-Id.
    */
-  renderClientError?: (error: PublicError) => unknown;
+  renderClientError?: (error: PublicError, requestId: string) => unknown;
 }
 
 /** Node's own client errors, by its error code: what the caller is told. */
@@ -44,24 +53,46 @@ const CLIENT_ERRORS: Record<string, PublicError> = {
 };
 const MALFORMED_REQUEST = frameworkError('invalid_request', 'The request is malformed.');
 
+type RenderClientError = NonNullable<ServerOptions['renderClientError']>;
+
 /**
  * Answers a client error on the raw socket, as Fastify's default handler does, but with the
- * service's body, so callers get the same JSON shape as for every other error.
+ * service's body and a request id, so callers get the same answer as for every other error.
+ * No request could be read, so the id is a new one (it is in the log line too).
  */
-function clientErrorHandler(render: (error: PublicError) => unknown) {
+function clientErrorHandler(render: RenderClientError) {
   return function handle(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket): void {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     const publicError = CLIENT_ERRORS[error.code ?? ''] ?? MALFORMED_REQUEST;
-    this.log.info({ code: publicError.code, status: publicError.status }, 'client error');
+    const requestId = newRequestId();
+    this.log.info({ code: publicError.code, status: publicError.status, request_id: requestId }, 'client error');
     if (socket.writable) {
-      const body = JSON.stringify(render(publicError));
+      const body = JSON.stringify(render(publicError, requestId));
       socket.write(
         `HTTP/1.1 ${publicError.status} ${STATUS_CODES[publicError.status]}\r\n` +
           `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+          `X-Request-Id: ${requestId}\r\nX-Content-Type-Options: nosniff\r\n` +
           `Cache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
       );
     }
     socket.destroy(error);
+  };
+}
+
+/**
+ * Fastify's errors before routing (a path with broken percent-encoding, an over-long path
+ * parameter) in the service's body. Fastify made a request for them, so its id is used.
+ */
+function frameworkErrorHandler(render: RenderClientError) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    const publicError = toPublicError(error);
+    request.log.info({ code: publicError.code, status: publicError.status }, 'request rejected');
+    reply
+      .code(publicError.status)
+      .header('X-Request-Id', request.id)
+      .header('Cache-Control', 'no-store')
+      .header('X-Content-Type-Options', 'nosniff')
+      .send(render(publicError, request.id));
   };
 }
 
@@ -77,7 +108,11 @@ export function fastifyOptions(options: ServerOptions): FastifyServerOptions {
     // Fastify accepts a hop count at run time; its type declaration omits it.
     trustProxy: options.trustProxy as boolean | string[],
     bodyLimit: options.bodyLimit ?? 1_048_576,
-    routerOptions: { maxParamLength: 512, ignoreTrailingSlash: true },
+    // Fastify's default of 10 s per plugin is shorter than a start that runs migrations on a big
+    // database or meets a busy machine (a CI run at load average 20 timed out reading two small
+    // files); a plugin that really hangs is still reported, a minute later.
+    pluginTimeout: 60_000,
+    routerOptions: ROUTER_OPTIONS,
     ...(options.requestTimeoutMs
       ? {
           requestTimeout: options.requestTimeoutMs,
@@ -89,7 +124,12 @@ export function fastifyOptions(options: ServerOptions): FastifyServerOptions {
           },
         }
       : {}),
-    ...(options.renderClientError ? { clientErrorHandler: clientErrorHandler(options.renderClientError) } : {}),
+    ...(options.renderClientError
+      ? {
+          clientErrorHandler: clientErrorHandler(options.renderClientError),
+          frameworkErrors: frameworkErrorHandler(options.renderClientError),
+        }
+      : {}),
     ajv: {
       customOptions: {
         coerceTypes: 'array',

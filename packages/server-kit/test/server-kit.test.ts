@@ -25,6 +25,34 @@ describe('redactUrl', () => {
     assert.equal(redactUrl('/v1/check?domain=example.com'), '/v1/check?domain=example.com');
     assert.equal(redactUrl('/healthz'), '/healthz');
   });
+
+  it('knows the common secret names in any case, in name[] forms and percent-encoded', () => {
+    const names = [
+      'access_token',
+      'ACCESS_TOKEN',
+      'apikey',
+      'ApiKey',
+      'api-key',
+      'API_KEY',
+      'key',
+      'Token',
+      'secret',
+      'Signature',
+      'code',
+      'password',
+      'token[]',
+      'api_key[0]',
+      'access_token%5B%5D',
+      'acc%65ss_token',
+    ];
+    for (const name of names) {
+      assert.equal(redactUrl(`/x?a=1&${name}=s3cr3t&b=2`), `/x?a=1&${name}=[REDACTED]&b=2`, name);
+    }
+    assert.equal(redactUrl('/x?token=a&token=b'), '/x?token=[REDACTED]&token=[REDACTED]');
+    assert.equal(redactUrl('/x?q=a%20b+c&keys=1&monkey=2'), '/x?q=a%20b+c&keys=1&monkey=2', 'other bytes untouched');
+    assert.equal(redactUrl('/x?token'), '/x?token', 'a name without a value has nothing to hide');
+    assert.equal(redactUrl('/x?bad=%E0%A4%A&key=1'), '/x?bad=%E0%A4%A&key=[REDACTED]');
+  });
 });
 
 describe('toPublicError', () => {

@@ -17,10 +17,13 @@ export const ListMeta = <P extends Record<string, TSchema>>(paging: P) =>
   Type.Object({ request_id: Type.String(), ...paging }, { additionalProperties: true });
 
 /**
- * The error envelope, parameterised by the schema of its `code` (a plain string here; the error
- * catalogue can pass the union of its codes). Registered under `$id: ErrorEnvelope` by the server.
+ * The error envelope, parameterised by the schema of its `code` (a plain string here; a server
+ * passes the union of its catalogue's codes of one status, registered under its own `$id`).
  */
-export const errorEnvelopeOf = <C extends TSchema>(code: C) =>
+export const errorEnvelopeOf = <C extends TSchema>(
+  code: C,
+  { $id = 'ErrorEnvelope', description = 'Every error has this shape' } = {},
+) =>
   Type.Object(
     {
       error: Type.Object({
@@ -31,15 +34,8 @@ export const errorEnvelopeOf = <C extends TSchema>(code: C) =>
         details: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
       }),
     },
-    { $id: 'ErrorEnvelope', description: 'Every error has this shape' },
+    { $id, description },
   );
 
 export const ErrorEnvelope = errorEnvelopeOf(Type.String({ description: 'Machine-readable snake_case code' }));
 export type ErrorEnvelope = Static<typeof ErrorEnvelope>;
-
-/**
- * A response that points at the registered ErrorEnvelope (so the OpenAPI document shows one shared
- * component) yet keeps its static type: a bare `Type.Ref` is `unknown` to TypeScript, which would
- * make every route's reply type `unknown` and switch off the return-type check.
- */
-export const ErrorEnvelopeRef = Type.Unsafe<ErrorEnvelope>(Type.Ref('ErrorEnvelope'));

@@ -1,8 +1,12 @@
 /** Every response record of the Domain Intelligence API, one file per area. */
 export * from './availability.ts';
 export * from './envelope.ts';
+export * from './events.ts';
 export * from './feed.ts';
+export * from './feed-query.ts';
+export * from './management.ts';
 export * from './quota.ts';
 export * from './signup.ts';
 export * from './snapshots.ts';
 export * from './suggest.ts';
+export * from './whois.ts';

@@ -1,1 +1,3 @@
 export * from './databases.ts';
+export * from './openapi-coverage.ts';
+export * from './raw-exchange.ts';
