@@ -3,16 +3,17 @@ import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import view from '@fastify/view';
-import { createFastify } from '@repo/server-kit';
 import { Eta } from 'eta';
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import type { SampleAppConfig } from './config.ts';
 import { installErrorPages } from './error-pages.ts';
+import { loggerOptions } from './logging.ts';
 import { PlatformClient } from './platform-client.ts';
 import { assetRoutes } from './routes/assets.ts';
 import { canvasRoutes } from './routes/canvas.ts';
 import { homeRoutes } from './routes/home.ts';
 import { photoRoutes } from './routes/photos.ts';
+import { SESSION_COOKIE } from './session-cookie.ts';
 import { SessionStore } from './sessions.ts';
 
 const VIEWS_DIR = fileURLToPath(new URL('./views', import.meta.url));
@@ -21,13 +22,17 @@ export interface SampleAppContext {
   config: SampleAppConfig;
   platform: PlatformClient;
   sessions: SessionStore;
-  /** The platform's origin: the only one allowed to frame the app and the source of its images. */
+  /** The platform's origin: the only one allowed to frame the app, the source of its images and of /js/canvas.js. */
   platformOrigin: string;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     sample: SampleAppContext;
+  }
+  interface FastifyReply {
+    /** Data every template of this reply sees (@fastify/view merges it; its types leave it out). */
+    locals: Record<string, unknown> | null;
   }
 }
 
@@ -43,8 +48,12 @@ export async function buildSampleApp(
   config: SampleAppConfig,
   options: BuildSampleAppOptions = {},
 ): Promise<FastifyInstance> {
-  const app = createFastify({ logLevel: config.LOG_LEVEL, trustProxy: config.TRUST_PROXY, logger: options.logger });
+  const app = Fastify({
+    logger: options.logger === false ? false : loggerOptions(config.LOG_LEVEL),
+    trustProxy: config.TRUST_PROXY,
+  });
   const platformOrigin = new URL(config.PLATFORM_URL).origin;
+  const platformBase = config.PLATFORM_URL.endsWith('/') ? config.PLATFORM_URL : `${config.PLATFORM_URL}/`;
   app.decorate('sample', {
     config,
     platformOrigin,
@@ -57,6 +66,8 @@ export async function buildSampleApp(
       useDefaults: false,
       directives: {
         defaultSrc: ["'none'"],
+        // The one script: the platform's /js/canvas.js (iframe height, reopening). No inline code.
+        scriptSrc: [platformOrigin],
         styleSrc: ["'self'"],
         // Profile pictures and photos are served by the platform's media route.
         imgSrc: ["'self'", 'data:', platformOrigin],
@@ -77,7 +88,16 @@ export async function buildSampleApp(
     engine: { eta: new Eta({ views: VIEWS_DIR, cache: config.NODE_ENV === 'production' }) },
     templates: VIEWS_DIR,
     production: config.NODE_ENV === 'production',
-    defaultContext: { platformUrl: config.PLATFORM_URL },
+    defaultContext: {
+      platformUrl: config.PLATFORM_URL,
+      canvasScriptUrl: new URL('js/canvas.js', platformBase).toString(),
+    },
+  });
+  // Every page loads /js/canvas.js with the platform origin the session was opened with; a page
+  // without a session leaves it out, and the script falls back to what this frame remembered.
+  app.addHook('preHandler', async (request, reply) => {
+    const session = app.sample.sessions.get(request.cookies[SESSION_COOKIE]);
+    reply.locals = { ...reply.locals, platformOrigin: session?.platformOrigin };
   });
   installErrorPages(app);
 

@@ -1,4 +1,3 @@
-import { loadConfig } from '@repo/server-kit';
 import { z } from 'zod';
 
 /**
@@ -40,6 +39,18 @@ export const sampleAppEnvSchema = z.object({
 
 export type SampleAppConfig = z.infer<typeof sampleAppEnvSchema>;
 
+/** A configuration that does not validate: every bad variable, by name. */
+export class ConfigError extends Error {
+  constructor(readonly issues: string[]) {
+    super(`Invalid configuration:\n  ${issues.join('\n  ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
 export function loadSampleAppConfig(env: NodeJS.ProcessEnv = process.env): SampleAppConfig {
-  return loadConfig(sampleAppEnvSchema, env);
+  const result = sampleAppEnvSchema.safeParse(env);
+  if (!result.success) {
+    throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join('.') || '(env)'}: ${issue.message}`));
+  }
+  return result.data;
 }

@@ -2,6 +2,7 @@ import {
   type ApiResult,
   PlatformApiError,
   type PlatformClient,
+  type PlatformFriend,
   type PlatformNotification,
   type PlatformPhoto,
   type PlatformUser,
@@ -12,7 +13,7 @@ export type Section<T> = { ok: true; value: T } | { ok: false; error: { code: st
 
 export interface Dashboard {
   user: PlatformUser;
-  friends: Section<ApiResult<PlatformUser[]>>;
+  friends: Section<ApiResult<PlatformFriend[]>>;
   unseenMail: Section<number>;
   unseenNotifications: Section<number>;
   notifications: Section<ApiResult<PlatformNotification[]>>;
@@ -28,7 +29,7 @@ export async function loadDashboard(platform: PlatformClient, token: string, fri
   // Counts first: reading the notification list may mark notifications as seen.
   const [user, friends, unseenMail, unseenNotifications] = await Promise.all([
     platform.call<PlatformUser>(token, 'user.getUser'),
-    settle(platform.call<PlatformUser[]>(token, 'friend.getFriends', { page: friendsPage })),
+    settle(platform.call<PlatformFriend[]>(token, 'friend.getFriends', { page: friendsPage })),
     settle(platform.call<number>(token, 'mail.getNewCount').then((result) => result.output)),
     settle(platform.call<number>(token, 'notification.getNewCount').then((result) => result.output)),
   ]);

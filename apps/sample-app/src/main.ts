@@ -1,4 +1,4 @@
-import { ConfigError } from '@repo/server-kit';
+import { ConfigError } from './config.ts';
 import { startSampleApp } from './start.ts';
 
 /** `npm start -w sample-app`: runs the app from the environment (see README.md for the variables). */

@@ -3,10 +3,10 @@
  * for a token, `api.php` runs methods with it. It runs on the app's server only, so the
  * token never reaches the browser.
  *
- * The records below restate the few fields this app reads instead of importing
- * `@repo/contracts`: the sample app is the code third-party developers copy, so it depends on
- * nothing private to this repository. The platform's own schemas are the reference
- * (packages/contracts and the served /openapi.json).
+ * The records below restate the fields this app reads instead of importing the platform's
+ * contracts (`@repo/contracts/platform` in the platform's repository): the sample app is the
+ * code third-party developers copy out of that repository, so it depends on no package of it.
+ * The reference is the platform's served `/openapi.json` (components User, Friend, Photo …).
  */
 
 /** `api.total`, `api.pages` and `api.current_page` of every answer. */
@@ -21,20 +21,29 @@ export interface ApiResult<T> {
   output: T;
 }
 
-/** A user as `user.getUser` and `friend.getFriends` return them (optional fields may be absent). */
-export interface PlatformUser {
+/**
+ * A user as `friend.getFriends` returns them. Every field is always there: the `photo_*` are the
+ * platform's default avatar for a user without a picture, `country_iso` and `gender` null when
+ * the user has not said.
+ */
+export interface PlatformFriend {
   user_id: number;
   user_name: string;
   full_name: string;
+  /** Unix time, seconds. */
   joined: number;
-  country_iso?: string;
-  gender?: string;
-  email?: string;
-  photo_50px?: string;
-  photo_50px_square?: string;
-  photo_120px?: string;
-  photo_original?: string;
-  profile_url?: string;
+  country_iso: string | null;
+  gender: string | null;
+  photo_50px: string;
+  photo_50px_square: string;
+  photo_120px: string;
+  photo_original: string;
+  profile_url: string;
+}
+
+/** `user.getUser`: a friend's fields plus `email`, given only for the token's own user with the `email` permission. */
+export interface PlatformUser extends PlatformFriend {
+  email: string | null;
 }
 
 export interface PlatformNotification {
@@ -44,7 +53,10 @@ export interface PlatformNotification {
   icon: string;
 }
 
+/** Friends-only and private photos come with signed URLs that expire (an hour or two): show them, do not store them. */
 export interface PlatformPhoto {
+  photo_id: number;
+  name: string;
   photo_100px: string;
   photo_240px: string;
   photo_original: string;
@@ -60,25 +72,41 @@ export interface PhotoUpload {
   fileName: string;
 }
 
+/** Refusals that end the app's access as a whole (not one method's): the user must open it again. */
+const ACCESS_ENDED = new Set(['app_disabled', 'consent_required', 'app_in_development']);
+
 /**
  * What the platform said when it refused a call (its `code` and `message`), or what went
  * wrong reaching it (`platform_unreachable`, `invalid_response`). `status` is the HTTP
- * status the platform answered with, 502/504 when there was no usable answer.
+ * status the platform answered with, 502/504 when there was no usable answer;
+ * `retryAfterSeconds` is its Retry-After on a 429.
  */
 export class PlatformApiError extends Error {
+  readonly retryAfterSeconds: number | undefined;
+
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
-    options: { cause?: unknown } = {},
+    options: { cause?: unknown; retryAfterSeconds?: number | undefined } = {},
   ) {
-    super(message, options);
+    super(message, { cause: options.cause });
     this.name = 'PlatformApiError';
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
-  /** The token (or key) is no longer accepted: the user has to open the app again. */
+  /**
+   * The token (or key) is no longer accepted — it expired (TOKEN_TTL_SECONDS, an hour by
+   * default), the user opened the app again elsewhere and the key was replayed, or removed the
+   * app — or the app may no longer act for the user: only opening the app again helps.
+   */
   get isAuthFailure(): boolean {
-    return this.status === 401 || this.status === 403;
+    return this.status === 401 || ACCESS_ENDED.has(this.code);
+  }
+
+  /** The platform's rate limit (per app and user): wait `retryAfterSeconds`, then try again. */
+  get isRateLimited(): boolean {
+    return this.status === 429;
   }
 }
 
@@ -169,10 +197,20 @@ export class PlatformClient {
         response.ok ? 502 : response.status,
         refusal?.code ?? 'platform_error',
         refusal?.message ?? `The platform answered ${url.pathname} with HTTP ${response.status}.`,
+        { retryAfterSeconds: retryAfterOf(response) },
       );
     }
     return body;
   }
+}
+
+/** Retry-After in seconds (the platform sends a number of seconds; an HTTP date is read too). */
+function retryAfterOf(response: Response): number | undefined {
+  const header = response.headers.get('retry-after');
+  if (header === null) return undefined;
+  if (/^\d+$/.test(header)) return Number(header);
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
 }
 
 /** The platform puts errors in `output.error` (api.php) or at the top level (token.php). */

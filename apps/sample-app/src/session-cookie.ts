@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { appError } from './error-catalogue.ts';
+import { sessionEnded } from './errors.ts';
 import type { Session } from './sessions.ts';
 
 export const SESSION_COOKIE = 'sample_app_session';
@@ -32,8 +32,6 @@ export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, s
 /** The request's live session, or a 401 page asking the user to open the app from the platform again. */
 export function requireSession(request: FastifyRequest): Session {
   const session = request.server.sample.sessions.get(request.cookies[SESSION_COOKIE]);
-  if (!session) {
-    throw appError('session_ended', 'Your session with this app has ended or was never started.');
-  }
+  if (!session) throw sessionEnded();
   return session;
 }

@@ -9,6 +9,8 @@ export interface Session {
   id: string;
   token: string;
   appId: string | undefined;
+  /** The platform's origin as it passed it (`platform_origin`): where /js/canvas.js posts its messages. */
+  platformOrigin: string | undefined;
   formToken: string;
   expiresAt: number;
 }
@@ -25,12 +27,13 @@ export class SessionStore {
     private readonly now: () => number = Date.now,
   ) {}
 
-  create(token: string, appId: string | undefined): Session {
+  create(token: string, appId: string | undefined, platformOrigin?: string): Session {
     this.#sweep();
     const session: Session = {
       id: randomBytes(32).toString('base64url'),
       token,
       appId,
+      platformOrigin,
       formToken: randomBytes(32).toString('base64url'),
       expiresAt: this.now() + this.ttlMs,
     };

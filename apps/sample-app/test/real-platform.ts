@@ -1,4 +1,6 @@
-import { tempDir } from '@repo/server-kit/testing';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 // The sample app is tested against the real platform, not a stand-in: its token.php, api.php and media.
 import { PERMISSION_NAMES } from '../../social-platform/src/applications/permissions.ts';
@@ -11,17 +13,25 @@ export interface RunningPlatform {
   close(): Promise<void>;
 }
 
+export interface StartPlatformOptions {
+  /** More platform configuration (API_RATE_LIMIT …). */
+  env?: Record<string, string>;
+  /** The platform's clock, for tests that let tokens expire. */
+  clock?: { now(): number };
+}
+
 /** A platform on a fresh SQLite file, listening on a free port of 127.0.0.1. */
-export async function startPlatform(): Promise<RunningPlatform> {
-  const data = tempDir('sample-app-platform');
+export async function startPlatform(options: StartPlatformOptions = {}): Promise<RunningPlatform> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'sample-app-platform-'));
   const app = await buildApp(
     loadPlatformConfig({
       NODE_ENV: 'test',
-      DATA_DIR: data.dir,
+      DATA_DIR: dataDir,
       LOG_LEVEL: 'silent',
       PUBLIC_URL: 'http://127.0.0.1:3100',
+      ...options.env,
     }),
-    { logger: false },
+    { logger: false, ...(options.clock ? { clock: options.clock } : {}) },
   );
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   return {
@@ -29,7 +39,7 @@ export async function startPlatform(): Promise<RunningPlatform> {
     url,
     async close() {
       await app.close();
-      data.remove();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,11 +1,13 @@
 import swagger from '@fastify/swagger';
-import { createFastify, healthRoutes, installErrorHandling, metricsPlugin } from '@repo/server-kit';
+import { createFastify, healthRoutes, installErrorHandling, metricsAccess, metricsPlugin } from '@repo/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { renderApiError } from './api/envelope.ts';
+import { API_RECORD_SCHEMAS } from './api/openapi.ts';
 import type { Config } from './config.ts';
 import { type AppContext, type ContextOverrides, createContext } from './context.ts';
 import { refuseControlCharacters } from './http/control-characters.ts';
 import { apiRoutes } from './routes/api-routes.ts';
+import { canvasScriptRoutes } from './routes/canvas-script-routes.ts';
 import { iconRoutes } from './routes/icon-routes.ts';
 import { mediaRoutes } from './routes/media-routes.ts';
 import webRoutes from './routes/web/index.ts';
@@ -35,9 +37,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     trustProxy: config.TRUST_PROXY,
     logger: options.logger,
     requestTimeoutMs: config.REQUEST_TIMEOUT_SECONDS * 1000,
-    renderClientError: renderApiError,
+    renderClientError: (error) => renderApiError(error),
   });
-  const ctx = options.context ?? (await createContext(config, options));
+  const ctx = options.context ?? (await createContext(config, { log: app.log, ...options }));
   app.decorate('platform', ctx);
   if (!options.context) app.addHook('onClose', async () => ctx.close());
 
@@ -47,6 +49,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(swagger, {
     // The document describes the Application API (its routes are tagged); web pages stay out.
     hideUntagged: true,
+    // Components keep the contracts' names (User, Friend, Photo …) instead of def-0, def-1 …
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
     openapi: {
       openapi: '3.1.0',
       info: {
@@ -60,13 +64,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       servers: [{ url: config.PUBLIC_URL }],
     },
   });
+  // The records of api.php, as components the method outputs point at.
+  for (const schema of API_RECORD_SCHEMAS) app.addSchema(schema);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  await app.register(metricsPlugin, { prefix: 'social_platform_' });
+  await app.register(metricsPlugin, { prefix: 'social_platform_', access: metricsAccess(config) });
 
   await app.register(healthRoutes(() => ({ db: ctx.database.db, redis: ctx.redis })));
   await app.register(apiRoutes);
   await app.register(mediaRoutes);
   await app.register(iconRoutes);
+  await app.register(canvasScriptRoutes);
   await app.register(webRoutes);
   return app;
 }

@@ -44,6 +44,16 @@ export const envSchema = baseEnvSchema.extend({
     .min(1024)
     .max(200 * MB)
     .default(20 * MB),
+  /**
+   * Lifetime of the signed URLs of friends-only and private photos (API outputs and pages). A URL
+   * works for one to two lifetimes (expiries are rounded so repeated pages reuse URLs and caches).
+   */
+  MEDIA_URL_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(7 * 86_400)
+    .default(3600),
   /** Largest accepted image, in pixels (width × height), checked before decoding. */
   UPLOAD_MAX_PIXELS: z.coerce.number().int().min(1).default(50_000_000),
   /**

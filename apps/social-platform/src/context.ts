@@ -8,12 +8,14 @@ import type { Config } from './config.ts';
 import { migrations } from './db/migrations/index.ts';
 import type { DB } from './db/schema.ts';
 import { createRateLimit, type RateLimitCheck } from './http/rate-limit.ts';
+import { MediaUrlSigner } from './media/signed-urls.ts';
 import { LocalDiskStorage, type MediaStorage } from './media/storage.ts';
 import { PhotosService } from './photos/photos-service.ts';
 import { FriendsService } from './social/friends-service.ts';
 import { MailService } from './social/mail-service.ts';
 import { NotificationsService } from './social/notifications-service.ts';
 import { UsersService } from './users/users-service.ts';
+import { WebSessionStore } from './web/session-store.ts';
 
 /**
  * The platform's services, created once per process and shared by api.php and the web
@@ -22,6 +24,8 @@ import { UsersService } from './users/users-service.ts';
 export interface AppContext extends Infrastructure<DB> {
   config: Config;
   storage: MediaStorage;
+  /** Signs and checks the expiring URLs of friends-only and private photos. */
+  mediaSigner: MediaUrlSigner;
   /** Directory the local media storage writes to (served at /media/). */
   mediaDir: string;
   users: UsersService;
@@ -51,6 +55,12 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const mediaDir = path.resolve(config.DATA_DIR, 'media');
   const storage = new LocalDiskStorage(mediaDir, config.PUBLIC_URL);
   await storage.sweepLeftovers(); // half-written uploads of a crashed process
+  // One key for every instance, kept with the web pages' other server secrets (web/ owns them).
+  const mediaSigner = new MediaUrlSigner(
+    await new WebSessionStore(db, clock).secret('media_url_key'),
+    config.MEDIA_URL_TTL_SECONDS,
+    clock,
+  );
   const users = new UsersService(db, clock);
   const friends = new FriendsService(db, clock);
   const apps = new ApplicationsService(db, clock);
@@ -61,12 +71,13 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     redis,
     clock,
     storage,
+    mediaSigner,
     mediaDir,
     users,
     friends,
     mail: new MailService(db, clock),
     notifications: new NotificationsService(db, clock),
-    photos: new PhotosService(db, storage, friends, clock, {
+    photos: new PhotosService(db, storage, mediaSigner, friends, clock, {
       maxBytes: config.UPLOAD_MAX_BYTES,
       maxPixels: config.UPLOAD_MAX_PIXELS,
       concurrency: config.IMAGE_CONCURRENCY,

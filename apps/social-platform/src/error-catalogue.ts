@@ -184,6 +184,16 @@ export const errorCatalogue = defineErrorCatalogue({
     action: 'Shorten it to the length the message names.',
   },
   photo_not_found: { status: 404, meaning: 'There is no such photo.', action: 'Reload the page.' },
+  media_link_expired: {
+    status: 403,
+    meaning: 'The signed URL of a friends-only or private photo has expired (MEDIA_URL_TTL_SECONDS).',
+    action: 'Ask again for a fresh URL: call the method again (photo.getPhotos) or reload the page.',
+  },
+  media_link_invalid: {
+    status: 403,
+    meaning: 'The signature of a photo URL does not match: the URL was altered or cut short.',
+    action: 'Use the URL the platform gave you, whole.',
+  },
   invalid_visibility: {
     status: 400,
     meaning: 'Visibility must be public, friends or private.',

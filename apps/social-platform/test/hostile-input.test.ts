@@ -1,27 +1,9 @@
 import assert from 'node:assert/strict';
-import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { databaseTargets } from '@repo/server-kit/testing';
+import { databaseTargets, rawExchange } from '@repo/server-kit/testing';
 import { createTestApp, type TestApp } from './helpers.ts';
 import { multipartBody, solidJpeg } from './upload-helpers.ts';
 import { signUp, type WebClient } from './web-client.ts';
-
-/** Sends raw bytes to a listening server and resolves with everything it answers before closing. */
-function rawExchange(port: number, write: (socket: ReturnType<typeof connect>) => void): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    let answer = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk) => {
-      answer += chunk;
-    });
-    socket.on('error', (error: NodeJS.ErrnoException) =>
-      error.code === 'ECONNRESET' ? resolve(answer) : reject(error),
-    );
-    socket.on('close', () => resolve(answer));
-    socket.on('connect', () => write(socket));
-  });
-}
 
 const envelopeOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
 
@@ -36,6 +18,10 @@ for (const target of databaseTargets()) {
       ada = await signUp(t.app, { userName: 'ada', fullName: 'Ada Lovelace' });
     });
     after(() => t.close());
+    const listening = async () => {
+      if (!t.app.server.listening) await t.app.listen({ port: 0, host: '127.0.0.1' });
+      return (t.app.server.address() as { port: number }).port;
+    };
 
     const uploadBody = async (fields: Record<string, string>, fileName: string) => {
       const body = await multipartBody(
@@ -160,6 +146,49 @@ for (const target of databaseTargets()) {
       }
     });
 
+    it('answers a wrong method with 405 and Allow: the envelope on API addresses, a page elsewhere', async () => {
+      for (const [method, url, allowed] of [
+        ['PUT', '/api.php?method=user.getUser', 'GET, HEAD, POST'],
+        ['DELETE', '/token.php?key=x', 'GET, HEAD'],
+        ['POST', '/openapi.json', 'GET, HEAD'],
+      ] as const) {
+        const response = await t.app.inject({ method, url });
+        assert.equal(response.statusCode, 405, `${method} ${url}`);
+        assert.equal(response.headers.allow, allowed);
+        assert.equal(response.json().output.error.code, 'method_not_allowed');
+        assert.ok(response.headers['x-request-id']);
+      }
+      const page = await t.app.inject({ method: 'DELETE', url: '/login' });
+      assert.equal(page.statusCode, 405);
+      assert.match(String(page.headers.allow), /GET/);
+      assert.match(String(page.headers['content-type']), /^text\/html/);
+      assert.equal((await t.app.inject({ method: 'DELETE', url: '/no/such/page' })).statusCode, 404);
+    });
+
+    it('sends X-RateLimit-Reset of the log-in limit as a Unix time in seconds, as the other service does', async () => {
+      const before = Math.floor(Date.now() / 1000);
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/login',
+        payload: { user_name: 'x', password: 'y' },
+      });
+      const reset = Number(response.headers['x-ratelimit-reset']);
+      // The end of the address's 10-minute window (which earlier log-ins of this suite may have opened).
+      assert.ok(reset >= before && reset <= Math.floor(Date.now() / 1000) + 600 + 1, String(reset));
+    });
+
+    it('answers an unencoded ü on the request line and a broken percent-encoding in the envelope, with a request id', async () => {
+      const port = await listening();
+      const raw = await rawExchange(port, `GET /api.php?method=user.getUser&name=müller HTTP/1.1\r\nHost: x\r\n\r\n`);
+      assert.match(raw, /^HTTP\/1\.1 400 /);
+      assert.equal(envelopeOf(raw).output.error.code, 'invalid_url');
+      assert.match(raw, /\r\nX-Request-Id: req_[0-9a-f]{32}\r\n/);
+      const broken = await t.app.inject('/media/%ZZ');
+      assert.equal(broken.statusCode, 400);
+      assert.equal(broken.json().output.error.code, 'invalid_url');
+      assert.ok(broken.headers['x-request-id']);
+    });
+
     it('refuses two files in one upload with 400 unexpected_file, as documented', async () => {
       const form = new FormData();
       form.append('token', token);
@@ -179,8 +208,7 @@ for (const target of databaseTargets()) {
     });
 
     it('answers a 100 KB key and a stalled upload over a real socket, in the envelope', async () => {
-      await t.app.listen({ port: 0, host: '127.0.0.1' });
-      const { port } = t.app.server.address() as { port: number };
+      const port = await listening();
       const longKey = await rawExchange(port, (socket) =>
         socket.write(`GET /token.php?key=${'k'.repeat(100 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`),
       );

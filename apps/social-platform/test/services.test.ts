@@ -141,10 +141,18 @@ for (const target of databaseTargets()) {
           if (++puts === 5) throw new Error('disk full');
           await real.put(key, data);
         },
+        copy: (from: string, to: string) => real.copy(from, to),
         delete: (key: string) => real.delete(key),
         url: (key: string) => real.url(key),
       };
-      const photos = new PhotosService(t.ctx.database.db, flaky, t.ctx.friends, t.clock, t.ctx.photos.limits);
+      const photos = new PhotosService(
+        t.ctx.database.db,
+        flaky,
+        t.ctx.mediaSigner,
+        t.ctx.friends,
+        t.clock,
+        t.ctx.photos.limits,
+      );
       const before = await countFiles(t.ctx.mediaDir);
       await assert.rejects(photos.addPhoto({ ownerId: owner.id, data: await solidJpeg(300, 200) }), /disk full/);
       assert.equal(await countFiles(t.ctx.mediaDir), before);

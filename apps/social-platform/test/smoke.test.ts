@@ -61,3 +61,31 @@ describe('platform documentation and hygiene', () => {
     assert.ok(!redactUrl('/token.php?key=spk_secret').includes('spk_secret'));
   });
 });
+
+describe('platform /metrics', () => {
+  it('does not exist by default, is public with METRICS_PUBLIC=1, and needs the bearer METRICS_TOKEN when set', async () => {
+    const token = 'platform-scraper-token-0123';
+    const closed = await createTestApp({ target: databaseTargets()[0]! });
+    const open = await createTestApp({ target: databaseTargets()[0]!, env: { METRICS_PUBLIC: '1' } });
+    const guarded = await createTestApp({ target: databaseTargets()[0]!, env: { METRICS_TOKEN: token } });
+    try {
+      assert.equal((await closed.app.inject('/metrics')).statusCode, 404);
+      const shown = await open.app.inject('/metrics');
+      assert.equal(shown.statusCode, 200);
+      assert.match(shown.body, /social_platform_http_requests_total|social_platform_process_/);
+      const refused = await guarded.app.inject('/metrics');
+      assert.equal(refused.statusCode, 401);
+      assert.equal(refused.json().output.error.code, 'invalid_metrics_token');
+      const wrong = await guarded.app.inject({
+        url: '/metrics',
+        headers: { authorization: 'Bearer not-the-token-000' },
+      });
+      assert.equal(wrong.statusCode, 401);
+      const allowed = await guarded.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${token}` } });
+      assert.equal(allowed.statusCode, 200);
+      assert.match(allowed.body, /social_platform_/);
+    } finally {
+      await Promise.all([closed.close(), open.close(), guarded.close()]);
+    }
+  });
+});

@@ -1,11 +1,5 @@
+import type { ApiEnvelope, ApiErrorEnvelope, ApiPaging } from '@repo/contracts/platform';
 import type { PublicError } from '@repo/server-kit';
-
-/** The `api` part of every answer. */
-export interface ApiPaging {
-  total: number;
-  pages: number;
-  current_page: number;
-}
 
 export const PER_PAGE = 10;
 
@@ -19,11 +13,23 @@ export function listPaging(total: number, page: number): ApiPaging {
   return { total, pages: Math.ceil(total / PER_PAGE), current_page: page };
 }
 
-export function envelope(api: ApiPaging, output: unknown) {
+export function envelope<T>(api: ApiPaging, output: T): ApiEnvelope<T> {
   return { api, output };
 }
 
-/** `{"api": {0, 0, 0}, "output": {"error": {"code", "message", …details}}}`. */
-export function renderApiError(error: PublicError) {
-  return envelope(NO_ITEMS, { error: { code: error.code, message: error.message, ...error.details } });
+/**
+ * `{"api": {0, 0, 0}, "output": {"error": {"code", "message", …details}}}`. The details an error
+ * may carry are the contract's (parameter, permission, retry_after); add a new one there first.
+ */
+export function renderApiError(error: PublicError): ApiErrorEnvelope {
+  const { parameter, permission, retry_after } = error.details ?? {};
+  return envelope(NO_ITEMS, {
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(typeof parameter === 'string' ? { parameter } : {}),
+      ...(typeof permission === 'string' ? { permission } : {}),
+      ...(typeof retry_after === 'number' ? { retry_after } : {}),
+    },
+  });
 }

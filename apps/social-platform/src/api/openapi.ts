@@ -1,52 +1,44 @@
+import {
+  ApiEnvelope,
+  ApiPaging,
+  apiErrorOutputOf,
+  Friend,
+  FriendshipCheck,
+  Notification,
+  NotificationAdded,
+  Photo,
+  TokenAnswer,
+  UploadedPhoto,
+  User,
+} from '@repo/contracts/platform';
+import { type TSchema, Type } from 'typebox';
 import { APPLICATION_API_CODES, type ErrorCode, errorCatalogue } from '../error-catalogue.ts';
-import type { MethodRegistry } from '../methods/registry.ts';
+import type { ApiMethod, MethodRegistry } from '../methods/registry.ts';
 
-const PAGING = {
-  type: 'object',
-  required: ['total', 'pages', 'current_page'],
-  properties: {
-    total: { type: 'integer', description: 'Items in the whole list (1 for a single value, 0 on errors).' },
-    pages: { type: 'integer', description: 'ceil(total / 10) (1 for a single value, 0 on errors).' },
-    current_page: { type: 'integer', description: 'The page given (1 for a single value, 0 on errors).' },
-  },
-};
+/** The records api.php answers with, registered by the app as OpenAPI components (`$ref: 'User#'`). */
+export const API_RECORD_SCHEMAS = [
+  User,
+  Friend,
+  Notification,
+  NotificationAdded,
+  Photo,
+  UploadedPhoto,
+  FriendshipCheck,
+];
 
 /** The Application API's codes answering with `status`, from the catalogue. */
 const apiCodesWithStatus = (status: number): ErrorCode[] =>
   errorCatalogue.codesWithStatus(status).filter((code) => APPLICATION_API_CODES.includes(code));
 
+const json = (description: string, schema: unknown) => ({ description, content: { 'application/json': { schema } } });
+
 /** The error response of one status: the same envelope, `code` one of the catalogue's codes of that status. */
 function errorResponse(status: number) {
-  return {
-    description: `Error, in the same envelope; code is one of ${apiCodesWithStatus(status).join(', ')}`,
-    content: {
-      'application/json': {
-        schema: {
-          type: 'object',
-          required: ['api', 'output'],
-          properties: {
-            api: PAGING,
-            output: {
-              type: 'object',
-              required: ['error'],
-              properties: {
-                error: {
-                  type: 'object',
-                  required: ['code', 'message'],
-                  properties: {
-                    code: { type: 'string', enum: apiCodesWithStatus(status) },
-                    message: { type: 'string' },
-                    parameter: { type: 'string', description: 'The parameter at fault' },
-                    retry_after: { type: 'integer', description: 'Seconds to wait (429)' },
-                  },
-                },
-              },
-            },
-          },
-        },
-      },
-    },
-  };
+  const codes = apiCodesWithStatus(status);
+  return json(
+    `Error, in the same envelope; code is one of ${codes.join(', ')}`,
+    ApiEnvelope(apiErrorOutputOf(Type.Unsafe<ErrorCode>({ type: 'string', enum: codes }))),
+  );
 }
 
 /** Every error status the Application API answers with, each with its codes. */
@@ -57,12 +49,44 @@ function errorResponses() {
   return Object.fromEntries(statuses.map((status) => [status, errorResponse(status)]));
 }
 
+/** `output` of a method in words, naming its component: "User", "array of Friend", "integer". */
+export function describeOutput(method: ApiMethod): string {
+  const name = (schema: TSchema): string =>
+    (schema as { $id?: string }).$id ?? (schema as { type?: string }).type ?? 'value';
+  const { items } = method.output as { items?: TSchema };
+  return method.kind === 'list' && items ? `array of ${name(items)}` : name(method.output);
+}
+
+/** A `$ref` to the registered component of a record, or the schema itself when it is not one. */
+function reference(schema: TSchema): unknown {
+  const id = (schema as { $id?: string }).$id;
+  if (id && API_RECORD_SCHEMAS.some((record) => (record as { $id?: string }).$id === id)) return { $ref: `${id}#` };
+  const { items } = schema as { items?: TSchema };
+  if ((schema as { type?: string }).type === 'array' && items) return { type: 'array', items: reference(items) };
+  const { $id: _id, ...plain } = schema as Record<string, unknown>;
+  return plain;
+}
+
+/** The 200 answer: the envelope whose `output` is one of the methods' outputs (the table says whose). */
+function successResponse(registry: MethodRegistry) {
+  const outputs = new Map<string, unknown>();
+  for (const method of registry.all) outputs.set(describeOutput(method), reference(method.output));
+  return json('The envelope; output is what the method gives (see the method table)', {
+    type: 'object',
+    required: ['api', 'output'],
+    properties: {
+      api: ApiPaging,
+      output: { oneOf: [...outputs.entries()].map(([title, schema]) => ({ title, ...(schema as object) })) },
+    },
+  });
+}
+
 function methodTable(registry: MethodRegistry): string {
   const rows = registry.all.map((method) => {
     const params = Object.entries(method.params)
       .map(([name, spec]) => (spec.required ? `**${name}**` : name))
       .join(', ');
-    return `| ${method.httpMethod} | \`${method.name}\` | ${params} | ${method.output} | ${method.summary} |`;
+    return `| ${method.httpMethod} | \`${method.name}\` | ${params} | ${describeOutput(method)} | ${method.summary} |`;
   });
   return ['| HTTP | method | parameters (bold: required) | output | |', '|---|---|---|---|---|', ...rows].join('\n');
 }
@@ -108,17 +132,7 @@ export function apiRouteSchema(registry: MethodRegistry, maxBytes: number) {
     ].join('\n'),
     tags: ['Application API'],
     querystring: { type: 'object', properties: queryProperties },
-    response: {
-      200: {
-        description: 'The envelope; output depends on the method',
-        content: {
-          'application/json': {
-            schema: { type: 'object', required: ['api', 'output'], properties: { api: PAGING, output: {} } },
-          },
-        },
-      },
-      ...errorResponses(),
-    },
+    response: { 200: successResponse(registry), ...errorResponses() },
   };
 }
 
@@ -135,21 +149,7 @@ export const tokenRouteSchema = {
     required: ['key'],
     properties: { key: { type: 'string', description: 'The one-time key from the canvas URL.' } },
   },
-  response: {
-    200: {
-      description: 'The token',
-      content: {
-        'application/json': {
-          schema: {
-            type: 'object',
-            required: ['token'],
-            properties: { token: { type: 'string', description: 'Opaque; pass it as token to api.php.' } },
-          },
-        },
-      },
-    },
-    ...errorResponses(),
-  },
+  response: { 200: json('The token', TokenAnswer), ...errorResponses() },
 };
 
 /** api.php by POST: the same parameters as a form, and photo.addPhoto's file. */

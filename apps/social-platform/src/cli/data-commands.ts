@@ -1,5 +1,5 @@
+import { wholeNumber } from '@repo/server-kit';
 import type { Command } from 'commander';
-import { InvalidArgumentError } from 'commander';
 import { permissionsOf } from '../applications/applications-service.ts';
 import { PERMISSION_NAMES } from '../applications/permissions.ts';
 import type { AppContext } from '../context.ts';
@@ -8,10 +8,7 @@ import { printResult } from './output.ts';
 
 type GetContext = () => Promise<AppContext>;
 
-const positiveInteger = (value: string): number => {
-  if (!/^[1-9]\d*$/.test(value)) throw new InvalidArgumentError('must be a positive whole number');
-  return Number(value);
-};
+const positiveInteger = wholeNumber(1, Number.MAX_SAFE_INTEGER);
 
 /** A user given by id (`12`) or by user name (`alice`). */
 async function resolveUser(ctx: AppContext, reference: string): Promise<User> {
@@ -155,8 +152,8 @@ export function registerDataCommands(program: Command, getContext: GetContext): 
     .requiredOption('--user <user>', 'User id or user name')
     .option(
       '--count <n>',
-      'How many keys (one per device or test); prints {"keys": [...]} with --json',
-      positiveInteger,
+      'How many keys, 1-1000 (one per device or test); prints {"keys": [...]} with --json',
+      wholeNumber(1, 1000),
     )
     .action(async (options) => {
       const ctx = await getContext();
@@ -164,7 +161,6 @@ export function registerDataCommands(program: Command, getContext: GetContext): 
       const application = await ctx.apps.getById(options.app);
       await ctx.grants.grant(application.id, user.id, permissionsOf(application));
       const count: number = options.count ?? 1;
-      if (count > 1000) throw new InvalidArgumentError('--count must be at most 1000');
       const keys: string[] = [];
       for (let index = 0; index < count; index++) keys.push(await ctx.appAuth.issueAppKey(application.id, user.id));
       const describe = `${keys.length === 1 ? 'One-time key' : `${keys.length} one-time keys`} for ${user.user_name} (valid ${ctx.config.KEY_TTL_SECONDS} s, each usable once).`;

@@ -1,14 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sweepTemporaryFiles, temporaryPath } from '@repo/server-kit';
 
 /**
  * Where media files live. Local disk now; an S3-compatible store implements the same
- * three calls (and its `url` points at the bucket or CDN).
+ * calls (and its `url` points at the bucket or CDN).
  */
 export interface MediaStorage {
   put(key: string, data: Buffer, contentType: string): Promise<void>;
+  /** Stores a copy of `from` under `to` (a photo that stops being public moves to new keys). */
+  copy(from: string, to: string): Promise<void>;
   /** Removes a file; removing one that is not there is not an error. */
   delete(key: string): Promise<void>;
   /** Absolute public URL of a stored file. */
@@ -16,6 +18,9 @@ export interface MediaStorage {
 }
 
 const SAFE_KEY = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*\.[a-z0-9]+$/;
+
+/** Whether `key` has the shape of a storage key (no dot directories, no `..`, no absolute path). */
+export const isStorageKey = (key: string): boolean => SAFE_KEY.test(key);
 
 /** A fresh storage key prefix with 128 random bits, so file URLs cannot be guessed. */
 export function newStoragePrefix(): string {
@@ -57,6 +62,20 @@ export class LocalDiskStorage implements MediaStorage {
     }
   }
 
+  async copy(from: string, to: string): Promise<void> {
+    const target = this.pathOf(to);
+    await mkdir(path.dirname(target), { recursive: true });
+    await mkdir(this.#incoming, { recursive: true });
+    const temporary = temporaryPath(this.#incoming, path.basename(target));
+    try {
+      await copyFile(this.pathOf(from), temporary);
+      await rename(temporary, target);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+  }
+
   async delete(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
   }
@@ -65,8 +84,9 @@ export class LocalDiskStorage implements MediaStorage {
     return `${this.publicBaseUrl}/media/${key}`;
   }
 
-  private pathOf(key: string): string {
-    if (!SAFE_KEY.test(key)) throw new Error(`Unsafe storage key: ${key}`);
+  /** The file of `key` under the root; refuses anything but a key `newStoragePrefix` could make. */
+  pathOf(key: string): string {
+    if (!isStorageKey(key)) throw new Error(`Unsafe storage key: ${key}`);
     return path.join(this.root, key);
   }
 }

@@ -1,6 +1,7 @@
+import { Friend, FriendshipCheck } from '@repo/contracts/platform';
 import { integerParam } from '../api/params.ts';
 import { requireFriendsListVisible, subjectOf, userIdParam } from './access.ts';
-import { presentUsers } from './present.ts';
+import { presentFriends } from './present.ts';
 import { listMethod, singleMethod } from './registry.ts';
 
 export const friendMethods = [
@@ -9,14 +10,14 @@ export const friendMethods = [
     permission: 'friends',
     httpMethod: 'GET',
     summary: "Friends of a user (User records without email), if that user's friends list is visible to you.",
-    output: 'array of User records without email',
+    item: Friend,
     params: { user_id: userIdParam },
     async handler({ ctx, caller, params, page }) {
       const subject = await subjectOf(ctx, caller, params.user_id);
       await requireFriendsListVisible(ctx, caller, subject);
       const friends = await ctx.friends.list(subject.id, { page, perPage: 10 });
       // E-mail is never part of a friends list, not even the caller's own (they are not in it).
-      return { items: await presentUsers(ctx, friends.items), total: friends.total };
+      return { items: await presentFriends(ctx, friends.items), total: friends.total };
     },
   }),
   singleMethod({
@@ -24,7 +25,7 @@ export const friendMethods = [
     permission: 'friends',
     httpMethod: 'GET',
     summary: 'Whether two users are friends.',
-    output: 'object {is_friend: 0|1}',
+    output: FriendshipCheck,
     params: { user_id: userIdParam, friend_user_id: integerParam(true, 'The other user.') },
     async handler({ ctx, caller, params }) {
       const subject = await subjectOf(ctx, caller, params.user_id);
@@ -33,7 +34,8 @@ export const friendMethods = [
       if (subject.id !== caller.userId && other.id !== caller.userId) {
         await requireFriendsListVisible(ctx, caller, subject);
       }
-      return { is_friend: (await ctx.friends.isFriend(subject.id, other.id)) ? 1 : 0 };
+      const friends = await ctx.friends.isFriend(subject.id, other.id);
+      return { is_friend: friends ? 1 : 0 } as const;
     },
   }),
 ];

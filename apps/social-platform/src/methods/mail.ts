@@ -1,3 +1,4 @@
+import { NewCount } from '@repo/contracts/platform';
 import { requireSelf, subjectOf, userIdParam } from './access.ts';
 import { singleMethod } from './registry.ts';
 
@@ -7,7 +8,7 @@ export const mailMethods = [
     permission: 'mail_count',
     httpMethod: 'GET',
     summary: "Number of unseen messages of the token's own user.",
-    output: 'integer',
+    output: NewCount,
     params: { user_id: userIdParam },
     async handler({ ctx, caller, params }) {
       const subject = await subjectOf(ctx, caller, params.user_id);

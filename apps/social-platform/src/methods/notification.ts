@@ -1,3 +1,4 @@
+import { NewCount, Notification, NotificationAdded } from '@repo/contracts/platform';
 import { stringParam } from '../api/params.ts';
 import { requireSelf, subjectOf, userIdParam } from './access.ts';
 import { presentNotification } from './present.ts';
@@ -9,7 +10,7 @@ export const notificationMethods = [
     permission: 'notifications',
     httpMethod: 'GET',
     summary: "Number of unseen notifications of the token's own user.",
-    output: 'integer',
+    output: NewCount,
     params: { user_id: userIdParam },
     async handler({ ctx, caller, params }) {
       const subject = await subjectOf(ctx, caller, params.user_id);
@@ -22,7 +23,7 @@ export const notificationMethods = [
     permission: 'notifications',
     httpMethod: 'GET',
     summary: "All notifications of the token's own user, newest first.",
-    output: 'array of Notification records {notification_id, link, message, icon}',
+    item: Notification,
     params: { user_id: userIdParam },
     async handler({ ctx, caller, params, page }) {
       const subject = await subjectOf(ctx, caller, params.user_id);
@@ -41,7 +42,7 @@ export const notificationMethods = [
     summary:
       "Beyond the spec: notifies the token's own user (never anyone else). The link defaults to the app's canvas " +
       "page and the icon to the app's. Limited to APP_NOTIFICATION_LIMIT per app and user per window (429).",
-    output: 'object {notification_id}',
+    output: NotificationAdded,
     params: {
       message: stringParam(true, 'What happened, as the user reads it (at most 1000 characters).', { maxLength: 1000 }),
       link: stringParam(false, 'An http(s) URL or a /path on the platform; defaults to the app.', { maxLength: 2000 }),

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { Photo, UploadedPhoto } from '@repo/contracts/platform';
 import { fileParam, stringParam } from '../api/params.ts';
 import { VISIBILITIES } from '../photos/photos-service.ts';
 import { subjectOf, userIdParam } from './access.ts';
@@ -14,7 +15,7 @@ export const photoMethods = [
       "Uploads a photo to the token's user's album (multipart/form-data). JPEG, PNG, WebP, GIF or AVIF, decided by " +
       'content; stored as the original and in 75, 100, 150, 240, 500 and 1024 px (longest side), rotated upright, ' +
       'metadata removed.',
-    output: 'object {photo_id, original, 75px, 100px, 150px, 240px, 500px, 1024px} of absolute URLs',
+    output: UploadedPhoto,
     params: {
       photo: fileParam('The image file.'),
       photo_name: stringParam(false, "The photo's name; defaults to the uploaded file's base name."),
@@ -37,7 +38,7 @@ export const photoMethods = [
     httpMethod: 'GET',
     summary:
       "A user's album photos that you may see (theirs: all; a friend's: public and friends-only; others: public).",
-    output: 'array of Photo records {photo_id, name, photo_100px, photo_240px, photo_original}',
+    item: Photo,
     params: { user_id: userIdParam },
     async handler({ ctx, caller, params, page }) {
       const subject = await subjectOf(ctx, caller, params.user_id);

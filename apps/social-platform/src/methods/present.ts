@@ -1,3 +1,10 @@
+import type {
+  Friend,
+  Notification as NotificationRecord,
+  Photo as PhotoRecord,
+  UploadedPhoto,
+  User as UserRecord,
+} from '@repo/contracts/platform';
 import type { AppContext } from '../context.ts';
 import type { Photo, StoredFile } from '../photos/photos-service.ts';
 import { DEFAULT_AVATAR_PATHS, DEFAULT_NOTIFICATION_ICON_PATH } from '../routes/icon-routes.ts';
@@ -6,48 +13,16 @@ import { profileUrl } from '../urls.ts';
 import type { User } from '../users/users-service.ts';
 
 /**
- * The User record of the spec, with every field always present: a user without a picture
- * has the platform's default avatar in the four `photo_*`, and `country_iso` and `gender`
- * are null when not given. `email` is only in user.getUser (null unless it is the token's
- * own user and the app was granted `email`), never in friend.getFriends.
+ * Friend records (the spec's User without `email`) for `users`, with their profile pictures
+ * fetched in one query. Every field is present: a user without a picture has the platform's
+ * default avatar in the four `photo_*`, and `country_iso` and `gender` are null when not given.
  */
-export interface ApiUser {
-  user_id: number;
-  user_name: string;
-  full_name: string;
-  joined: number;
-  country_iso: string | null;
-  gender: string | null;
-  email?: string | null;
-  photo_50px: string;
-  photo_50px_square: string;
-  photo_120px: string;
-  photo_original: string;
-  profile_url: string;
-}
-
-const PICTURE_FIELDS = [
-  ['photo_50px', '50px'],
-  ['photo_50px_square', '50px_square'],
-  ['photo_120px', '120px'],
-  ['photo_original', 'original'],
-] as const;
-
-/**
- * User records for `users`, with their profile pictures fetched in one query. With
- * `email`, the record carries the field, filled only for `email.of` (the token's own user,
- * when the app may see it).
- */
-export async function presentUsers(
-  ctx: AppContext,
-  users: User[],
-  email?: { of: number | undefined },
-): Promise<ApiUser[]> {
+export async function presentFriends(ctx: AppContext, users: User[]): Promise<Friend[]> {
   const pictureIds = users.flatMap((user) => (user.picture_photo_id ? [user.picture_photo_id] : []));
   const pictures = await ctx.photos.filesOf(pictureIds);
   return users.map((user) => {
     const files = user.picture_photo_id ? pictures.get(user.picture_photo_id) : undefined;
-    const photo = (field: (typeof PICTURE_FIELDS)[number][0], size: string) =>
+    const picture = (field: keyof typeof DEFAULT_AVATAR_PATHS, size: string) =>
       files?.[size]?.url ?? `${ctx.config.PUBLIC_URL}${DEFAULT_AVATAR_PATHS[field]}`;
     return {
       user_id: user.id,
@@ -56,14 +31,25 @@ export async function presentUsers(
       joined: Math.floor(user.joined / 1000),
       country_iso: user.country_iso ?? null,
       gender: user.gender ?? null,
-      ...(email ? { email: user.id === email.of ? user.email : null } : {}),
-      ...Object.fromEntries(PICTURE_FIELDS.map(([field, size]) => [field, photo(field, size)])),
+      photo_50px: picture('photo_50px', '50px'),
+      photo_50px_square: picture('photo_50px_square', '50px_square'),
+      photo_120px: picture('photo_120px', '120px'),
+      photo_original: picture('photo_original', 'original'),
       profile_url: profileUrl(ctx.config.PUBLIC_URL, user.user_name),
-    } as ApiUser;
+    };
   });
 }
 
-export function presentNotification(ctx: AppContext, notification: Notification) {
+/**
+ * The User record of user.getUser: a Friend record plus `email`, filled only when `emailOf`
+ * is this user (the token's own user, when the app may see it), null otherwise.
+ */
+export async function presentUser(ctx: AppContext, user: User, emailOf: number | undefined): Promise<UserRecord> {
+  const [record] = await presentFriends(ctx, [user]);
+  return { ...record!, email: user.id === emailOf ? user.email : null };
+}
+
+export function presentNotification(ctx: AppContext, notification: Notification): NotificationRecord {
   return {
     notification_id: notification.id,
     link: absolute(ctx, notification.link),
@@ -73,7 +59,7 @@ export function presentNotification(ctx: AppContext, notification: Notification)
 }
 
 /** The Photo record of photo.getPhotos. */
-export function presentPhoto(photo: Photo) {
+export function presentPhoto(photo: Photo): PhotoRecord {
   return {
     photo_id: photo.id,
     name: photo.name,
@@ -84,7 +70,7 @@ export function presentPhoto(photo: Photo) {
 }
 
 /** The output of photo.addPhoto: one URL per size. */
-export function presentUploadedPhoto(photo: Photo) {
+export function presentUploadedPhoto(photo: Photo): UploadedPhoto {
   return {
     photo_id: photo.id,
     original: urlOf(photo.files, 'original'),

@@ -1,3 +1,4 @@
+import { type Static, type TSchema, Type } from 'typebox';
 import { integerParam, type ParamSpecs, type ParamValues } from '../api/params.ts';
 import type { Permission } from '../applications/permissions.ts';
 import type { ApiCaller } from '../auth/app-auth-service.ts';
@@ -20,8 +21,6 @@ interface MethodDefinition<S extends ParamSpecs> {
   /** `POST` methods refuse GET (uploads); `GET` methods take either. */
   httpMethod: 'GET' | 'POST';
   summary: string;
-  /** What `output` holds, for the reference documentation. */
-  output: string;
   params: S;
 }
 
@@ -31,24 +30,36 @@ export interface ApiMethod {
   kind: 'single' | 'list';
   httpMethod: 'GET' | 'POST';
   summary: string;
-  output: string;
+  /** The schema of `output` (from packages/contracts): the OpenAPI document and the tests read it. */
+  output: TSchema;
   params: ParamSpecs;
   handler(call: MethodCall<Record<string, unknown>>): Promise<unknown>;
 }
 
-/** A method that returns one value; its `api` is total 1, pages 1, current_page 1. */
-export function singleMethod<S extends ParamSpecs>(
-  definition: MethodDefinition<S> & { handler(call: MethodCall<ParamValues<S>>): Promise<unknown> },
+/**
+ * A method that returns one value; its `api` is total 1, pages 1, current_page 1. The handler
+ * must return `Static<typeof output>`: a record missing a field of its contract does not compile.
+ */
+export function singleMethod<S extends ParamSpecs, O extends TSchema>(
+  definition: MethodDefinition<S> & { output: O; handler(call: MethodCall<ParamValues<S>>): Promise<Static<O>> },
 ): ApiMethod {
   return { ...definition, kind: 'single', handler: definition.handler as ApiMethod['handler'] };
 }
 
-/** A method that returns a page of 10 items; `page` is added to its parameters. */
-export function listMethod<S extends ParamSpecs>(
-  definition: MethodDefinition<S> & { handler(call: MethodCall<ParamValues<S>>): Promise<PageResult<unknown>> },
+/**
+ * A method that returns a page of 10 items, each a `Static<typeof item>`; `output` is the array
+ * of them and `page` is added to its parameters.
+ */
+export function listMethod<S extends ParamSpecs, I extends TSchema>(
+  definition: MethodDefinition<S> & {
+    item: I;
+    handler(call: MethodCall<ParamValues<S>>): Promise<PageResult<Static<I>>>;
+  },
 ): ApiMethod {
+  const { item, ...rest } = definition;
   return {
-    ...definition,
+    ...rest,
+    output: Type.Array(item),
     params: { ...definition.params, page: integerParam(false, 'Page number, from 1 (10 items a page).') },
     kind: 'list',
     handler: definition.handler as ApiMethod['handler'],

@@ -1,5 +1,6 @@
+import { User } from '@repo/contracts/platform';
 import { subjectOf, userIdParam } from './access.ts';
-import { presentUsers } from './present.ts';
+import { presentUser } from './present.ts';
 import { singleMethod } from './registry.ts';
 
 export const userMethods = [
@@ -11,13 +12,12 @@ export const userMethods = [
       "A user's profile, every field present: email is filled only for the token's own user and with the email " +
       'permission (null otherwise); a user without a picture has the default avatar URLs; country_iso and gender ' +
       'are null when not given.',
-    output: 'User record',
+    output: User,
     params: { user_id: userIdParam },
     async handler({ ctx, caller, params }) {
       const subject = await subjectOf(ctx, caller, params.user_id);
       const mayReadEmail = caller.permissions.includes('email');
-      const [record] = await presentUsers(ctx, [subject], { of: mayReadEmail ? caller.userId : undefined });
-      return record;
+      return presentUser(ctx, subject, mayReadEmail ? caller.userId : undefined);
     },
   }),
 ];

@@ -8,6 +8,7 @@ import type { DB, PhotoFileTable, PhotoKind, PhotoTable, Visibility } from '../d
 import { appError } from '../error-catalogue.ts';
 import { type ImageVariant, type RenderedImage, renderVariants } from '../media/image-pipeline.ts';
 import { readBounded, uploadTooLarge } from '../media/read-bounded.ts';
+import type { MediaUrlSigner } from '../media/signed-urls.ts';
 import { type MediaStorage, newStoragePrefix } from '../media/storage.ts';
 import type { FriendsService } from '../social/friends-service.ts';
 import { PHOTO_VARIANTS, PROFILE_VARIANTS } from './sizes.ts';
@@ -20,6 +21,7 @@ export interface UploadLimits {
 }
 
 export interface StoredFile {
+  /** Public photos: a permanent URL. Others: a signed URL that expires (see MediaUrlSigner). */
   url: string;
   width: number;
   height: number;
@@ -53,6 +55,7 @@ export class PhotosService {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly storage: MediaStorage,
+    private readonly signer: MediaUrlSigner,
     private readonly friends: FriendsService,
     private readonly clock: Clock,
     readonly limits: UploadLimits,
@@ -99,24 +102,87 @@ export class PhotosService {
   async filesOf(photoIds: number[]): Promise<Map<number, Record<string, StoredFile>>> {
     const files = new Map<number, Record<string, StoredFile>>();
     if (photoIds.length === 0) return files;
-    const rows = await this.db.selectFrom('photo_files').selectAll().where('photo_id', 'in', photoIds).execute();
+    const rows = await this.db
+      .selectFrom('photo_files')
+      .innerJoin('photos', 'photos.id', 'photo_files.photo_id')
+      .selectAll('photo_files')
+      .select('photos.visibility')
+      .where('photo_files.photo_id', 'in', photoIds)
+      .execute();
     for (const row of rows) {
       const byName = files.get(row.photo_id) ?? {};
-      byName[row.size] = this.toStoredFile(row);
+      byName[row.size] = this.toStoredFile(row, row.visibility);
       files.set(row.photo_id, byName);
     }
     return files;
   }
 
-  async setVisibility(ownerId: number, photoId: number, visibility: Visibility): Promise<void> {
-    if (!isRowId(photoId)) throw photoNotFound();
-    const result = await this.db
-      .updateTable('photos')
-      .set({ visibility })
-      .where('id', '=', photoId)
-      .where('owner_id', '=', ownerId)
+  /** Who may see the file stored under `storageKey`, and its type; undefined for no such file. */
+  async fileByKey(
+    storageKey: string,
+  ): Promise<{ visibility: Visibility; contentType: string; ownerId: number } | undefined> {
+    const row = await this.db
+      .selectFrom('photo_files')
+      .innerJoin('photos', 'photos.id', 'photo_files.photo_id')
+      .select(['photos.visibility', 'photos.owner_id', 'photo_files.content_type'])
+      .where('photo_files.storage_key', '=', storageKey)
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) throw photoNotFound();
+    return row ? { visibility: row.visibility, contentType: row.content_type, ownerId: row.owner_id } : undefined;
+  }
+
+  /**
+   * Changes who may see a photo of `ownerId`. A photo that stops being public moves to new,
+   * unguessable keys: its old permanent URLs may sit in caches for a year, and now lead nowhere.
+   */
+  async setVisibility(ownerId: number, photoId: number, visibility: Visibility): Promise<void> {
+    if (!VISIBILITIES.includes(visibility)) {
+      throw appError('invalid_visibility', 'Visibility must be public, friends or private.');
+    }
+    const photo = isRowId(photoId)
+      ? await this.db
+          .selectFrom('photos')
+          .select(['id', 'visibility'])
+          .where('id', '=', photoId)
+          .where('owner_id', '=', ownerId)
+          .where('kind', '=', 'photo')
+          .executeTakeFirst()
+      : undefined;
+    if (!photo) throw photoNotFound();
+    if (photo.visibility === visibility) return;
+    if (photo.visibility !== 'public') {
+      await this.db.updateTable('photos').set({ visibility }).where('id', '=', photo.id).execute();
+      return;
+    }
+    const files = await this.db
+      .selectFrom('photo_files')
+      .select(['size', 'storage_key'])
+      .where('photo_id', '=', photo.id)
+      .execute();
+    const prefix = newStoragePrefix();
+    const moves = files.map((file) => ({
+      ...file,
+      to: `${prefix}/${file.storage_key.slice(file.storage_key.lastIndexOf('/') + 1)}`,
+    }));
+    const copies = await Promise.allSettled(moves.map((move) => this.storage.copy(move.storage_key, move.to)));
+    const failure = copies.find((result) => result.status === 'rejected');
+    try {
+      if (failure) throw failure.reason;
+      await this.db.transaction().execute(async (trx) => {
+        await trx.updateTable('photos').set({ visibility }).where('id', '=', photo.id).execute();
+        for (const move of moves) {
+          await trx
+            .updateTable('photo_files')
+            .set({ storage_key: move.to })
+            .where('photo_id', '=', photo.id)
+            .where('size', '=', move.size)
+            .execute();
+        }
+      });
+    } catch (error) {
+      await this.deleteKeys(moves.map((move) => move.to));
+      throw error;
+    }
+    await this.deleteKeys(files.map((file) => file.storage_key));
   }
 
   /** Deletes a photo of `ownerId` and its files. */
@@ -217,9 +283,10 @@ export class PhotosService {
     return rows.map((row) => ({ ...row, files: files.get(row.id) ?? {} }));
   }
 
-  private toStoredFile(row: Selectable<PhotoFileTable>): StoredFile {
+  private toStoredFile(row: Selectable<PhotoFileTable>, visibility: Visibility): StoredFile {
+    const url = this.storage.url(row.storage_key);
     return {
-      url: this.storage.url(row.storage_key),
+      url: visibility === 'public' ? url : `${url}?${this.signer.sign(row.storage_key)}`,
       width: row.width,
       height: row.height,
       contentType: row.content_type,

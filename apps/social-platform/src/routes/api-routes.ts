@@ -1,5 +1,6 @@
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
+import type { TokenAnswer } from '@repo/contracts/platform';
 import { toPublicError } from '@repo/server-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { envelope, listPaging, SINGLE_VALUE } from '../api/envelope.ts';
@@ -97,7 +98,7 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
     what: 'key exchanges for this app',
   });
 
-  const token = async (request: FastifyRequest) => {
+  const token = async (request: FastifyRequest): Promise<TokenAnswer> => {
     const { key } = request.query as { key?: unknown };
     if (Array.isArray(key)) throw givenMoreThanOnce('key');
     if (typeof key === 'string') {

@@ -40,6 +40,10 @@ export const newUserSchema = z.object({
 
 export type NewUser = z.input<typeof newUserSchema>;
 
+/** What a person may change on their profile (the user name stays: it is their profile's address). */
+export const profileSchema = newUserSchema.pick({ fullName: true, countryIso: true, gender: true });
+export type ProfileChanges = z.input<typeof profileSchema>;
+
 /** Turns the first zod issue into a 400 a person can read: "email: must be an e-mail address". */
 export function invalidInput(
   code: 'invalid_user' | 'invalid_notification' | 'invalid_application',
@@ -157,7 +161,23 @@ export class UsersService {
     return pageOf(base, page, (query) => query.select(USER_COLUMNS).orderBy('full_name').orderBy('id'));
   }
 
+  /** Changes the name, country and gender of `userId`; an absent country or gender becomes unset (null). */
+  async updateProfile(userId: number, changes: ProfileChanges): Promise<User> {
+    const parsed = profileSchema.safeParse(changes);
+    if (!parsed.success) throw invalidInput('invalid_user', parsed.error);
+    const { fullName, countryIso, gender } = parsed.data;
+    await this.db
+      .updateTable('users')
+      .set({ full_name: fullName, country_iso: countryIso ?? null, gender: gender ?? null })
+      .where('id', '=', userId)
+      .execute();
+    return this.getById(userId);
+  }
+
   async setFriendsVisibility(userId: number, visibility: Visibility): Promise<void> {
+    if (!['public', 'friends', 'private'].includes(visibility)) {
+      throw appError('invalid_visibility', 'Visibility must be public, friends or private.');
+    }
     await this.db.updateTable('users').set({ friends_visibility: visibility }).where('id', '=', userId).execute();
   }
 

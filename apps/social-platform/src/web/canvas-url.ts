@@ -1,11 +1,13 @@
 /**
- * The address the canvas iframe loads: the app's canvas URL with the one-time key and the
- * APP ID added to whatever query it already has.
+ * The address the canvas iframe loads: the app's canvas URL with the one-time key, the APP ID
+ * and the platform's origin (where /js/canvas.js posts its messages) added to whatever query it
+ * already has.
  */
-export function canvasFrameUrl(canvasUrl: string, key: string, appId: number): URL {
+export function canvasFrameUrl(canvasUrl: string, key: string, appId: number, platformOrigin: string): URL {
   const url = new URL(canvasUrl);
   url.searchParams.set('key', key);
   url.searchParams.set('app_id', String(appId));
+  url.searchParams.set('platform_origin', platformOrigin);
   return url;
 }
 

@@ -1,4 +1,4 @@
-import { toPublicError } from '@repo/server-kit';
+import { toPublicError, unmatchedRouteError } from '@repo/server-kit';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { renderApiError } from '../api/envelope.ts';
 import { renderPage } from './render.ts';
@@ -48,15 +48,22 @@ const API_PATHS = /^\/(api\.php|token\.php|openapi\.json|media\/|icons\/|health|
 
 /**
  * An unknown address is an HTML "not found" page for a person, and the API's JSON envelope
- * for an app calling a misspelt script or file.
+ * for an app calling a misspelt script or file; a known address with a method it does not take
+ * is a 405 with Allow, in the same two forms.
  */
 export function installWebNotFoundPage(app: FastifyInstance): void {
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
-    if (API_PATHS.test(path)) {
-      return reply
-        .status(404)
-        .send(renderApiError({ status: 404, code: 'not_found', message: `No route ${request.method} ${path}.` }));
+    const publicError = unmatchedRouteError(request, reply);
+    if (API_PATHS.test(path)) return reply.status(publicError.status).send(renderApiError(publicError));
+    if (publicError.code === 'method_not_allowed') {
+      return renderPage(
+        request,
+        reply,
+        'error.eta',
+        { title: 'Not allowed here', message: publicError.message },
+        publicError.status,
+      );
     }
     return renderPage(
       request,

@@ -28,6 +28,8 @@ export const FLASH_MESSAGES = {
   tester_added: 'Tester added.',
   tester_removed: 'Tester removed.',
   profile_saved: 'Your profile is saved.',
+  friends_visibility_saved: 'Who can see your friends list is saved.',
+  photo_visibility_saved: 'Who can see the photo is saved.',
   photo_deleted: 'Photo deleted.',
 } as const;
 

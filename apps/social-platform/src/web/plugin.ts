@@ -6,6 +6,7 @@ import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import view from '@fastify/view';
+import { rateLimitResetAsUnixTime } from '@repo/server-kit';
 import { Eta } from 'eta';
 import type { FastifyInstance } from 'fastify';
 import { installWebErrorPages, installWebNotFoundPage } from './error-pages.ts';
@@ -16,7 +17,7 @@ import { homePage } from './pages/home.ts';
 import { inboxPages } from './pages/inbox.ts';
 import { notificationPages } from './pages/notifications.ts';
 import { peoplePages } from './pages/people.ts';
-import { photoPages } from './pages/photos.ts';
+import { ownPhotoPages, photoPages } from './pages/photos.ts';
 import { profilePages } from './pages/profile.ts';
 import { settingsPages } from './pages/settings.ts';
 import { csrfUserInfo } from './render.ts';
@@ -62,6 +63,7 @@ export async function webPlugin(app: FastifyInstance): Promise<void> {
   });
   // Only the routes that ask for it (log-in and sign-up) are limited, per client address.
   await app.register(rateLimit, { global: false, ...(redis ? { redis, nameSpace: 'web-rate:' } : {}) });
+  rateLimitResetAsUnixTime(app);
   await app.register(view, {
     engine: { eta: new Eta({ views: VIEWS_DIR, cache: config.NODE_ENV === 'production' }) },
     templates: VIEWS_DIR,
@@ -88,6 +90,7 @@ export async function webPlugin(app: FastifyInstance): Promise<void> {
   await app.register(inboxPages);
   await app.register(notificationPages);
   await app.register(photoPages);
+  await app.register(ownPhotoPages);
   await app.register(appPages);
   await app.register(developerPages);
   await app.register(settingsPages);

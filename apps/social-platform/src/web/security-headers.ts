@@ -5,17 +5,20 @@ export interface PageSecurityOptions {
   publicOrigin: string;
   /** The one origin this page may frame (the canvas page's app); none for every other page. */
   frameOrigin?: string | undefined;
+  /** The page runs the platform's own scripts (the canvas page's /js/canvas-host.js); no other page runs any. */
+  scripts?: boolean;
 }
 
 /**
- * The Content-Security-Policy of every web page. The pages run no script at all; nothing
- * but the platform's own pages may frame them (`frame-ancestors 'none'`); and they may
- * frame nothing, except the canvas page, which may frame exactly its app's origin.
+ * The Content-Security-Policy of every web page. The pages run no script at all, except the
+ * canvas page, which runs the platform's own files (never inline code); nothing may frame them
+ * (`frame-ancestors 'none'`); and they may frame nothing, except the canvas page, which may
+ * frame exactly its app's origin.
  */
-export function pageContentSecurityPolicy({ publicOrigin, frameOrigin }: PageSecurityOptions): string {
+export function pageContentSecurityPolicy({ publicOrigin, frameOrigin, scripts }: PageSecurityOptions): string {
   const directives: Record<string, string[]> = {
     'default-src': ["'self'"],
-    'script-src': ["'none'"],
+    'script-src': scripts ? ["'self'"] : ["'none'"],
     'style-src': ["'self'"],
     'img-src': ["'self'", 'data:', publicOrigin],
     'form-action': ["'self'"],

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { browserSkipReason, launchBrowser, type Stack, screenshot, startStack } from './harness.ts';
+import { browserSkipReason, launchBrowser, type Stack, startStack } from './harness.ts';
 
 const skip = browserSkipReason();
 
@@ -60,11 +60,9 @@ describe('platform and sample app in a browser', { skip }, () => {
 
   it('two people sign up, become friends and write to each other', async () => {
     await ada.goto(url('/'));
-    await screenshot(ada, 'welcome');
     await ada.goto(url('/signup'));
     await ada.getByRole('button', { name: 'Sign up' }).click();
     await ada.getByText('Please correct the fields marked below.').waitFor();
-    await screenshot(ada, 'signup-errors');
 
     await signUp(ada, { fullName: 'Ada Lovelace', userName: 'ada' });
     await signUp(bob, { fullName: 'Bob Builder', userName: 'bob' });
@@ -79,7 +77,6 @@ describe('platform and sample app in a browser', { skip }, () => {
     await ada.goto(url('/people?q=bob'));
     await ada.getByRole('button', { name: 'Add friend (Bob Builder)' }).click();
     await ada.getByText('Request sent', { exact: true }).waitFor();
-    await screenshot(ada, 'people');
 
     await bob.goto(url('/friends'));
     await bob.getByRole('button', { name: 'Accept (Ada Lovelace)' }).click();
@@ -92,11 +89,9 @@ describe('platform and sample app in a browser', { skip }, () => {
       .fill('Hi Bob! Try the sample app, it shows your friends and photos.');
     await ada.getByRole('button', { name: 'Send', exact: true }).click();
     await ada.getByText('Message sent.').waitFor();
-    await screenshot(ada, 'conversation');
 
     await bob.goto(url('/'));
     assert.equal(await bob.getByTestId('nav-mail').textContent(), '1 unseen messages');
-    await screenshot(bob, 'home');
   });
 
   it('a developer registers the sample app and gets its APP ID', async () => {
@@ -107,7 +102,6 @@ describe('platform and sample app in a browser', { skip }, () => {
     await ada.getByText('Your app is registered.').waitFor();
     appId = (await ada.getByTestId('app-id').first().innerText()).trim();
     assert.match(appId, /^\d+$/);
-    await screenshot(ada, 'developer');
     // The console: the permissions the sample app needs, then publish it to the directory.
     await ada.goto(url(`/developer/apps/${appId}`));
     for (const permission of ['friends', 'mail_count', 'notifications', 'photos_read', 'photos_upload']) {
@@ -117,17 +111,14 @@ describe('platform and sample app in a browser', { skip }, () => {
     await ada.getByText('Your app is saved.').waitFor();
     await ada.getByRole('button', { name: 'Publish to the directory' }).click();
     await ada.getByText('Your app is in the directory now.').waitFor();
-    await screenshot(ada, 'developer-console');
   });
 
   it('the other opens it in the canvas and sees their own data inside the iframe', async () => {
     await bob.goto(url('/apps'));
-    await screenshot(bob, 'apps');
     await bob.getByRole('link', { name: 'Open Sample app' }).click();
     // The first opening asks first: no key, no app, until Allow.
     await bob.getByRole('button', { name: 'Allow' }).waitFor();
     assert.equal(await bob.locator('iframe').count(), 0);
-    await screenshot(bob, 'consent');
     await bob.getByRole('button', { name: 'Allow' }).click();
     const canvas = bob.frameLocator('[data-testid="canvas"]');
     await canvas.getByTestId('user-name').waitFor();
@@ -141,7 +132,6 @@ describe('platform and sample app in a browser', { skip }, () => {
     const src = new URL((await bob.getByTestId('canvas').getAttribute('src'))!);
     assert.equal(src.searchParams.get('app_id'), appId);
     assert.ok(src.searchParams.get('key'));
-    await screenshot(bob, 'canvas');
   });
 
   it('uploads a photo from the app, sees seven sizes, and finds it in the platform gallery', async () => {
@@ -169,13 +159,62 @@ describe('platform and sample app in a browser', { skip }, () => {
       await image.evaluate((element: HTMLImageElement) => element.decode());
       assert.ok((await image.evaluate((element: HTMLImageElement) => element.naturalWidth)) > 0, size);
     }
-    await screenshot(bob, 'canvas-upload');
 
     await bob.goto(url('/photos'));
     const gallery = bob.getByTestId('gallery');
     assert.equal(await gallery.locator('img').count(), 1);
     assert.equal(await gallery.getByAltText('harbour.jpg').count(), 1);
-    await screenshot(bob, 'photos');
+  });
+
+  it('the canvas fits its app: the iframe takes the height the app asks for through /js/canvas.js', async () => {
+    await bob.goto(url(`/apps/${appId}`));
+    const frameElement = bob.getByTestId('canvas');
+    const canvas = bob.frameLocator('[data-testid="canvas"]');
+    await canvas.getByTestId('user-name').waitFor();
+    const app = (await (await frameElement.elementHandle())!.contentFrame())!;
+    const contentHeight = () => app.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
+    const frameHeight = () => frameElement.evaluate((frame: HTMLIFrameElement) => frame.clientHeight);
+    /** Waits until the iframe's inside is as tall as the app's page, and returns that height. */
+    const fitted = async () => {
+      const wanted = await contentHeight();
+      await bob.waitForFunction(
+        (height) => document.querySelector<HTMLIFrameElement>('[data-testid="canvas"]')?.clientHeight === height,
+        wanted,
+      );
+      return wanted;
+    };
+    const before = await fitted();
+    assert.equal(await frameHeight(), before);
+
+    // The page grows (what autoResize follows): the frame grows with it.
+    await app.evaluate(() => {
+      const filler = document.createElement('div');
+      filler.style.height = '900px';
+      filler.id = 'filler';
+      document.body.append(filler);
+    });
+    const grown = await fitted();
+    assert.ok(grown >= before + 900, `grown from ${before} to ${grown}`);
+    // And shrinks back when it does.
+    await app.evaluate(() => document.getElementById('filler')?.remove());
+    assert.equal(await fitted(), before);
+
+    // A message from any other window than the app's iframe changes nothing.
+    await bob.evaluate(
+      () =>
+        new Promise<void>((resolve) => {
+          window.addEventListener('message', (event) => event.data === 'flushed' && resolve());
+          window.postMessage({ type: 'platform-canvas', action: 'resize', height: 300 }, '*');
+          window.postMessage('flushed', '*');
+        }),
+    );
+    assert.equal(await frameHeight(), before);
+
+    // Another page of the app (its "not found" page) gets its own height.
+    await app.goto(new URL('/no-such-page', stack.sampleAppUrl).toString());
+    await canvas.getByRole('heading', { name: 'Not found' }).waitFor();
+    const other = await fitted();
+    assert.notEqual(other, before);
   });
 
   it('a reopened app gets a new key, and the old key no longer works', async () => {
@@ -197,9 +236,7 @@ describe('platform and sample app in a browser', { skip }, () => {
 
   it('shows the other main pages, also on a phone', async () => {
     await bob.goto(url('/notifications'));
-    await screenshot(bob, 'notifications');
     await bob.goto(url('/u/ada'));
-    await screenshot(bob, 'profile');
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     try {
       await phone.addCookies(await bobContext.cookies());
@@ -208,7 +245,6 @@ describe('platform and sample app in a browser', { skip }, () => {
       await page.getByRole('heading', { name: 'Hello, Bob Builder' }).waitFor();
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `the page is ${overflow}px wider than a phone screen`);
-      await screenshot(page, 'phone-home');
     } finally {
       await phone.close();
     }

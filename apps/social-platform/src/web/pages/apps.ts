@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { appNotFound, permissionsOf } from '../../applications/applications-service.ts';
 import { covers, PERMISSIONS } from '../../applications/permissions.ts';
 import { appError } from '../../error-catalogue.ts';
+import { CANVAS_HOST_SCRIPT_PATH } from '../../routes/canvas-script-routes.ts';
 import { canvasFrameUrl, canvasOriginProblem } from '../canvas-url.ts';
 import { renderPage } from '../render.ts';
 import { pageQuery } from '../route-schemas.ts';
@@ -92,8 +93,10 @@ export async function appPages(app: FastifyInstance): Promise<void> {
     }
     // A new key at every opening: the previous one, used or not, is worth nothing to anyone who sees this one.
     const key = await ctx.appAuth.issueAppKey(application.id, viewer.user.id);
-    const frameUrl = canvasFrameUrl(application.canvas_url, key, application.id);
-    applyPageSecurityHeaders(reply, { publicOrigin: web.publicOrigin, frameOrigin: frameUrl.origin });
+    // The origin this page is shown on: the one the app's messages must be posted to.
+    const pageOrigin = new URL(`${request.protocol}://${request.host}`).origin;
+    const frameUrl = canvasFrameUrl(application.canvas_url, key, application.id, pageOrigin);
+    applyPageSecurityHeaders(reply, { publicOrigin: web.publicOrigin, frameOrigin: frameUrl.origin, scripts: true });
     return renderPage(request, reply, 'canvas.eta', {
       title: application.name,
       bodyClass: 'canvas-page',
@@ -101,6 +104,7 @@ export async function appPages(app: FastifyInstance): Promise<void> {
       frameUrl: frameUrl.toString(),
       frameOrigin: frameUrl.origin,
       sandbox: CANVAS_SANDBOX,
+      hostScript: CANVAS_HOST_SCRIPT_PATH,
     });
   });
 
