@@ -1,19 +1,23 @@
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { ErrorEnvelope } from '@repo/contracts/domain-intel';
-import { createFastify, healthRoutes, installErrorHandling, metricsPlugin } from '@repo/server-kit';
+import { createFastify, healthRoutes, installErrorHandling, metricsAccess, metricsPlugin } from '@repo/server-kit';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { stripeHostedOrigins, stripeSettings } from './billing/stripe-client.ts';
 import { billingWebhookRoute } from './billing/webhook-route.ts';
 import type { Config } from './config.ts';
 import { type AppContext, type ContextOverrides, createContext } from './context.ts';
 import { dashboardRoutes } from './dashboard/index.ts';
 import { apiHeaders } from './http/api-headers.ts';
+import { apiReference } from './http/api-reference.ts';
 import { authentication } from './http/authentication.ts';
+import { documentFrameworkErrors } from './http/documented-errors.ts';
 import { renderError } from './http/envelope.ts';
 import { pages } from './http/pages.ts';
+import { refuseRepeatedQueryParameters } from './http/repeated-parameters.ts';
+import { errorSchemas } from './http/schemas.ts';
+import { openApiWebhooks } from './http/webhook-docs.ts';
 import { jobsScheduler } from './jobs/scheduler-plugin.ts';
 import { accountApiRoutes } from './routes/account/index.ts';
 import { signupRoutes } from './routes/signup.ts';
@@ -48,6 +52,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     trustProxy: config.TRUST_PROXY,
     logger: options.logger,
     logStream: options.logStream,
+    renderClientError: renderError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const ctx = options.context ?? (await createContext(config, { log: app.log, ...options }));
@@ -55,10 +60,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorateRequest('caller', undefined);
   if (!options.context) app.addHook('onClose', async () => ctx.close());
 
-  installErrorHandling(app, (error, request) => renderError(error, request));
-  app.addSchema(ErrorEnvelope);
+  installErrorHandling(app, (error, request) => renderError(error, request.id));
+  for (const schema of errorSchemas) app.addSchema(schema);
+  refuseRepeatedQueryParameters(app);
+  documentFrameworkErrors(app);
 
   await app.register(swagger, {
+    // Components keep their schema's $id (Error404, …) instead of def-0, def-1: the names a
+    // generated client shows.
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
     openapi: {
       openapi: '3.1.0',
       info: {
@@ -67,15 +77,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         description:
           'Live availability, structured WHOIS through RDAP, keyword suggestions and a feed of confirmed-dropped domains. ' +
           'Authenticate with `Authorization: Bearer di_live_…`. Every keyed response carries X-RateLimit-Limit, ' +
-          'X-RateLimit-Remaining and X-RateLimit-Reset.',
+          'X-RateLimit-Remaining and X-RateLimit-Reset (the Unix time, in seconds, at which the quota resets). ' +
+          'Every error is `{"error": {"code", "message", "request_id", "docs"}}`; the codes are listed at /docs/errors.',
       },
       components: {
         securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key (di_live_…)' } },
       },
       security: [{ bearer: [] }],
+      // What we POST to an account's webhook targets (OpenAPI 3.1), from the contracts' event schemas.
+      webhooks: openApiWebhooks(),
     },
   });
-  await app.register(metricsPlugin, { prefix: 'domain_intel_' });
+  await app.register(metricsPlugin, { prefix: 'domain_intel_', access: metricsAccess(config) });
 
   await app.register(async (json) => {
     await json.register(apiHeaders);
@@ -96,12 +109,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
           scriptSrc: ["'self'", "'unsafe-inline'"],
           styleSrc: ["'self'", "'unsafe-inline'"],
           imgSrc: ["'self'", 'data:'],
-          formAction: ["'self'"],
+          // The billing forms answer with a redirect to Stripe's hosted pages.
+          formAction: ["'self'", ...stripeHostedOrigins(stripeSettings(config))],
           frameAncestors: ["'none'"],
         },
       },
     });
-    await html.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+    await html.register(apiReference);
     await html.register(pages);
     await html.register(signupRoutes);
     await html.register(dashboardRoutes);
@@ -122,6 +136,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
           'X-Request-Id',
         ],
         maxAge: 86_400,
+        // A bare OPTIONS (no Origin: not a browser's preflight) is answered 204 with the allowed
+        // methods too, instead of the plugin's plain-text 400 outside the error envelope.
+        strictPreflight: false,
       });
       await v1.register(apiHeaders);
       await v1.register(authentication);

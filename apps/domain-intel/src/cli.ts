@@ -9,6 +9,7 @@ import { registerAccountCommands } from './cli/accounts-commands.ts';
 import { registerDeliveryCommands } from './cli/delivery-commands.ts';
 import { registerEnrichCommands } from './cli/enrich-commands.ts';
 import { registerJobsCommands } from './cli/jobs-commands.ts';
+import { registerWatchCommands } from './cli/watch-commands.ts';
 import { registerZonesCommands } from './cli/zones-commands.ts';
 import { loadDomainIntelConfig } from './config.ts';
 import { type AppContext, createContext } from './context.ts';
@@ -51,5 +52,6 @@ registerZonesCommands(program, getContext);
 registerJobsCommands(program, getContext);
 registerEnrichCommands(program, getContext);
 registerDeliveryCommands(program, getContext);
+registerWatchCommands(program, getContext);
 
 await runCli(program, { longRunning: ['serve'], cleanup: async () => context?.close() });

@@ -25,8 +25,17 @@ export const envSchema = baseEnvSchema.extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   /** Public address of this API, used in links (docs, dashboard). */
   PUBLIC_URL: z.string().url().optional(),
-  /** Sign-ups allowed per client IP per hour. */
+  /**
+   * Sign-ups that go through (a confirmation mail sent, or an account created) per client IP per
+   * hour; failed attempts (a mistyped address) do not count.
+   */
   SIGNUP_RATE_PER_HOUR: z.coerce.number().int().min(1).default(5),
+  /**
+   * `auto`: sign-ups confirm the address by mail whenever account mail works (SMTP_URL, or the
+   * embedded outbox), and the key is shown on the page the link opens; `off`: the key is shown at
+   * once, as without mail.
+   */
+  SIGNUP_CONFIRMATION: z.enum(['auto', 'off']).default('auto'),
   /** Calls to the key-less /v1/sample allowed per client IP per day. */
   SAMPLE_RATE_PER_DAY: z.coerce.number().int().min(1).default(20),
   /** Postgres schema of this service's tables (the platform keeps its own beside it). */
@@ -222,8 +231,9 @@ export const envSchema = baseEnvSchema.extend({
   /** Dashboard sign-in attempts allowed per client IP per 15 minutes. */
   DASHBOARD_SIGNIN_RATE_PER_15_MIN: z.coerce.number().int().min(1).default(10),
   /**
-   * Secret that signs the dashboard's CSRF cookie (at least 32 characters). Unset: a random one
-   * per process, so forms open across a restart or on another instance must be reloaded.
+   * Secret that signs the CSRF cookies of the dashboard and sign-up forms (at least 32
+   * characters). Unset: a random one per process, so forms open across a restart or on another
+   * instance must be reloaded.
    */
   DASHBOARD_COOKIE_SECRET: z
     .string()
@@ -231,8 +241,9 @@ export const envSchema = baseEnvSchema.extend({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   /**
-   * One-time sign-in links for the dashboard, printed to the log (there is no mail delivery):
-   * `auto` = on in the embedded mode (no DATABASE_URL), `log` = always, `off` = never.
+   * One-time sign-in links for the dashboard: `auto` = sent by e-mail whenever account mail works
+   * (SMTP_URL, or the embedded outbox), else none; `log` = printed to the server log instead (for
+   * an operator without mail); `off` = never.
    */
   DASHBOARD_SIGN_IN_LINKS: z.enum(['auto', 'log', 'off']).default('auto'),
   // --- Account e-mail (mail/) ---
@@ -282,6 +293,10 @@ export const envSchema = baseEnvSchema.extend({
   DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** How long one sending round may start new deliveries, seconds (the rest waits for the next round). */
   DELIVERY_SEND_BUDGET_SECONDS: z.coerce.number().int().min(1).max(3_600).default(300),
+  /** Most watched names looked up in RDAP in one watchlist round (every 5 minutes; more wait for the next). */
+  WATCH_RECHECK_BUDGET: z.coerce.number().int().min(1).max(100_000).default(500),
+  /** Watched names looked up in RDAP at the same time (the per-registry RDAP limits still apply). */
+  WATCH_RECHECK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
   /** Seed a demo account and key at start (npm start). */
   DEMO: envFlag,
 });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { type Infrastructure, type InfrastructureOverrides, openInfrastructure } from '@repo/server-kit';
 import { AccountsRepository } from './accounts/accounts-repository.ts';
@@ -17,16 +18,24 @@ import { SavedFilters } from './delivery/saved-filters.ts';
 import { DeliveryTargets } from './delivery/targets.ts';
 import type { EnrichmentService } from './enrich/enrichment-service.ts';
 import { FeedService } from './feed/feed-service.ts';
+import { publicUrlOf } from './http/public-url.ts';
 import type { JobLeases } from './jobs/lease.ts';
 import { createPipelineServices } from './jobs/pipeline-services.ts';
 import type { LifecycleService } from './lifecycle/index.ts';
 import { createMailer, type Mailer } from './mail/index.ts';
+import { AccountNotices } from './notices/account-notices.ts';
+import { SentNotices } from './notices/sent-notices.ts';
 import { QuotaService } from './quota/quota-service.ts';
 import { RedisQuotaStore } from './quota/redis-quota-store.ts';
 import { SqlQuotaStore } from './quota/sql-quota-store.ts';
 import { throttledWarnings } from './rdap/background-errors.ts';
 import { createRdapEngine, type RdapEngine } from './rdap/engine.ts';
+import { PendingSignups } from './signup/pending-signups.ts';
+import { createSignupLimits } from './signup/signup-limits.ts';
+import { SignupService } from './signup/signup-service.ts';
 import { SuggestionService } from './suggest/suggestion-service.ts';
+import { WatchlistService } from './watchlist/watchlist-service.ts';
+import { WatchlistStore } from './watchlist/watchlist-store.ts';
 import { createWhoisService, type WhoisService } from './whois/whois-service.ts';
 import { ZoneIndex } from './zone-index/zone-index.ts';
 import { createZonesModule, type WritableSnapshotStore, type ZoneService } from './zones/index.ts';
@@ -63,6 +72,10 @@ export interface AppContext extends Infrastructure<DB> {
   whois: WhoisService;
   /** Keyword suggestions (/v1/suggest): zone-index screening, then RDAP confirmation through `availability`. */
   suggestions: SuggestionService;
+  /** Signs the cookies of the HTML forms (CSRF secrets): DASHBOARD_COOKIE_SECRET, else random for this process. */
+  cookieSecret: string;
+  /** Self-service sign-up: confirmation by mail when mail is configured, limits per client and recipient. */
+  signups: SignupService;
   /** Account mail (SMTP or the embedded outbox); undefined when MAIL_TRANSPORT resolves to off. */
   mailer: Mailer | undefined;
   /** Stripe Checkout, the portal and webhooks; undefined without STRIPE_SECRET_KEY (plans are set by the operator). */
@@ -77,6 +90,8 @@ export interface AppContext extends Infrastructure<DB> {
   outbox: DeliveryOutbox;
   /** Matching saved filters against new feed rows, sending what is due, account events. */
   delivery: DeliveryService;
+  /** Watched domains followed through the lifecycle, with a `watch.transition` event per move. */
+  watchlist: WatchlistService;
   close(): Promise<void>;
 }
 
@@ -92,8 +107,7 @@ const stderrLog: BillingLog = {
 };
 
 /** Where people reach the dashboard, for links in mails. */
-export const dashboardUrlOf = (config: Config) =>
-  `${config.PUBLIC_URL?.replace(/\/+$/, '') ?? `http://${config.HOST}:${config.PORT}`}/dashboard`;
+export const dashboardUrlOf = (config: Config) => `${publicUrlOf(config)}/dashboard`;
 
 export async function createContext(config: Config, overrides: ContextOverrides = {}): Promise<AppContext> {
   const { database, redis, clock } = await openInfrastructure<DB>(
@@ -122,14 +136,35 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const log = overrides.log ?? stderrLog;
   const mailer = createMailer(config, log, () => clock.now());
   const addressPolicy = { allowInsecure: config.RDAP_ALLOW_INSECURE };
-  // Services that cause account events report them here; the delivery service records them.
+  // Services that cause account events report them here: the delivery service records them for
+  // the account's webhooks, and the notices mail the owner about those that have a mail.
   let delivery: DeliveryService | undefined;
+  let notices: AccountNotices | undefined;
   const onAccountEvent: AccountEventListener = (accountId, type, data, dedupeKey) => {
     delivery?.emit(accountId, type, data, dedupeKey).catch((error: unknown) => reportBackgroundError(error));
+    notices?.onAccountEvent(accountId, type, data, dedupeKey).catch((error: unknown) => reportBackgroundError(error));
   };
   const accounts = new AccountsService(new AccountsRepository(database.db), clock, {
     keyCacheTtlMs: config.KEY_CACHE_TTL_MS,
     onEvent: onAccountEvent,
+  });
+  notices = mailer
+    ? new AccountNotices({
+        accounts,
+        sent: new SentNotices(database.db, clock),
+        mailer,
+        dashboardUrl: dashboardUrlOf(config),
+        log,
+      })
+    : undefined;
+  const signups = new SignupService({
+    accounts,
+    pending: new PendingSignups(database.db, clock),
+    ...createSignupLimits(config, redis),
+    mailer: config.SIGNUP_CONFIRMATION === 'off' ? undefined : mailer,
+    publicUrl: publicUrlOf(config),
+    log,
+    clock,
   });
   const stripe = stripeSettings(config);
   const billing = stripe
@@ -139,9 +174,8 @@ export async function createContext(config: Config, overrides: ContextOverrides 
         accounts,
         events: new BillingEvents(database.db),
         clock,
-        mailer,
+        notices,
         log,
-        dashboardUrl: dashboardUrlOf(config),
       })
     : undefined;
   const pipeline = createPipelineServices(config, { database, clock, rdap, snapshots: zonesModule.snapshots });
@@ -159,6 +193,33 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       sendBudgetMs: config.DELIVERY_SEND_BUDGET_SECONDS * 1_000,
     },
   );
+  const watchlist = new WatchlistService(
+    {
+      store: new WatchlistStore(database.db),
+      clock,
+      rdap,
+      zonePresence: zoneIndex,
+      lifecycleStatuses: (domains) => pipeline.lifecycle.statusesOf(domains),
+      plansOf: (accountIds) => accounts.plansOf(accountIds),
+      recordTransition: (accountId, data, dedupeKey) => delivery!.emit(accountId, 'watch.transition', data, dedupeKey),
+      trackedTlds: config.TRACKED_TLDS,
+    },
+    {
+      budget: config.WATCH_RECHECK_BUDGET,
+      concurrency: config.WATCH_RECHECK_CONCURRENCY,
+      firstLookMs: config.RDAP_LOOKUP_BUDGET_MS,
+    },
+  );
+  // A cancellation through Stripe (portal) is told to the account's webhooks like one by the operator.
+  billing?.onNotice((notice) => {
+    if (notice.type !== 'subscription.ending') return;
+    onAccountEvent(
+      notice.accountId,
+      'subscription.ending',
+      { plan: notice.plan, ends_at: new Date(notice.endsAt).toISOString() },
+      `subscription.ending:${notice.accountId}:${notice.endsAt}`,
+    );
+  });
   return {
     config,
     database,
@@ -191,12 +252,15 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     lifecycle: pipeline.lifecycle,
     enrichment: pipeline.enrichment,
     jobLeases: pipeline.jobLeases,
+    cookieSecret: config.DASHBOARD_COOKIE_SECRET ?? randomBytes(32).toString('hex'),
+    signups,
     mailer,
     billing,
     savedFilters,
     targets,
     outbox,
     delivery,
+    watchlist,
     async close() {
       await delivery?.close();
       await mailer?.close();

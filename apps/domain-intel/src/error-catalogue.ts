@@ -16,8 +16,8 @@ export const errorCatalogue = defineErrorCatalogue({
   },
   invalid_key: {
     status: 401,
-    meaning: 'The Authorization header is not exactly "Bearer <key>", or the key is unknown.',
-    action: 'Check the header and the key; the dashboard lists your keys.',
+    meaning: 'The Authorization header is not exactly "Bearer <key>", was sent more than once, or the key is unknown.',
+    action: 'Send one header "Authorization: Bearer <key>" with a current key; the dashboard lists your keys.',
   },
   key_revoked: {
     status: 401,
@@ -33,6 +33,12 @@ export const errorCatalogue = defineErrorCatalogue({
     status: 429,
     meaning: 'The daily call cap of the plan is used up.',
     action: 'Wait the seconds Retry-After gives (the quota resets at 00:00 UTC), or upgrade.',
+  },
+  service_unavailable: {
+    status: 503,
+    meaning:
+      'The quota counters or rate limits (Redis) cannot be reached, so the call is refused at once instead of going uncounted. Nothing was done and no quota was used.',
+    action: 'Retry after the seconds Retry-After gives.',
   },
   rate_limited: {
     status: 429,
@@ -50,6 +56,17 @@ export const errorCatalogue = defineErrorCatalogue({
     status: 409,
     meaning: 'An account with this e-mail address already exists.',
     action: 'Use the key issued for it, or sign in to the dashboard.',
+  },
+  signup_link_invalid: {
+    status: 400,
+    meaning: 'The sign-up confirmation link has expired (after 24 hours) or was already used.',
+    action: 'Sign up again with the same address to get a new link.',
+  },
+  mail_unavailable: {
+    status: 503,
+    meaning:
+      'The mail the request needs (a sign-up confirmation) could not be handed to the mail server. Nothing was created.',
+    action: 'Retry after the seconds Retry-After gives.',
   },
   account_not_found: {
     status: 404,
@@ -412,6 +429,16 @@ export const errorCatalogue = defineErrorCatalogue({
     status: 409,
     meaning: 'The delivery is still being attempted.',
     action: 'Wait until it ends, then redeliver.',
+  },
+  tld_without_rdap: {
+    status: 400,
+    meaning: "The name's registry publishes no RDAP service, so it cannot be followed.",
+    action: 'Watch names under TLDs with RDAP (every gTLD and many ccTLDs).',
+  },
+  watch_not_found: {
+    status: 404,
+    meaning: 'The account does not watch this domain.',
+    action: 'List your watchlist with GET /v1/watchlist.',
   },
 });
 

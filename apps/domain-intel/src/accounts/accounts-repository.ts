@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, PostgresAdapter } from 'kysely';
 import type { ApiKeyTable, DB, SubscriptionTable } from '../db/schema.ts';
 
 export interface KeyOwnerRow {
@@ -115,5 +115,26 @@ export class AccountsRepository {
 
   async touchKey(keyId: string, at: number): Promise<void> {
     await this.db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', keyId).execute();
+  }
+}
+
+/**
+ * Holds the account until the transaction `trx` ends, so a check of a plan limit and the insert
+ * that follows it (saved filters, watched domains) happen one at a time per account: two
+ * concurrent adds at the limit cannot both see room. PostgreSQL locks the account row
+ * (`SELECT … FOR UPDATE`); SQLite has no row locks, so a no-op write to the row takes the
+ * database's write lock at once (within one process Kysely already runs one SQLite transaction
+ * at a time; this also holds a CLI process beside the server until the first one commits).
+ */
+export async function lockAccount(trx: Kysely<DB>, accountId: string): Promise<void> {
+  if (!trx.isTransaction) throw new Error('lockAccount needs a transaction.');
+  if (trx.getExecutor().adapter instanceof PostgresAdapter) {
+    await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().execute();
+  } else {
+    await trx
+      .updateTable('accounts')
+      .set((eb) => ({ email: eb.ref('email') }))
+      .where('id', '=', accountId)
+      .execute();
   }
 }

@@ -147,7 +147,7 @@ export class AccountsService {
     };
   }
 
-  /** Called after every plan change (see plan-changes.ts for the rule on saved items over a smaller plan's limits). */
+  /** Called after every plan change (saved items over a smaller plan's limits are paused when read, never deleted). */
   onPlanChange(listener: PlanChangeListener): () => void {
     return this.#planChanges.add(listener);
   }
@@ -303,8 +303,12 @@ export class AccountsService {
     return this.summary(email);
   }
 
-  /** Resolves the Authorization header to a caller, or throws the 401 that says why not. */
-  async authenticate(authorization: string | undefined): Promise<Caller> {
+  /**
+   * Resolves the Authorization header to a caller, or throws the 401 that says why not. Given
+   * every Authorization header of the request (Node keeps only the first in `headers`), more
+   * than one is refused: a valid key followed by junk must not pass because the junk was dropped.
+   */
+  async authenticate(authorization: string | readonly string[] | undefined): Promise<Caller> {
     const key = parseBearer(authorization);
     if (!isWellFormedApiKey(key)) throw unauthorized('invalid_key', 'The API key is not valid.');
     const owner = await this.#findKeyOwner(hashSecret(key));
@@ -368,8 +372,12 @@ export class AccountsService {
   }
 }
 
-/** Strict `Authorization: Bearer <key>`: one scheme, one space, one token, nothing else. */
-function parseBearer(header: string | undefined): string {
+/** Strict `Authorization: Bearer <key>`: one header, one scheme, one space, one token, nothing else. */
+function parseBearer(headers: string | readonly string[] | undefined): string {
+  if (typeof headers !== 'string' && headers !== undefined && headers.length > 1) {
+    throw unauthorized('invalid_key', `Send one Authorization header; this request has ${headers.length}.`);
+  }
+  const header = typeof headers === 'string' ? headers : headers?.[0];
   if (header === undefined || header.trim() === '') {
     throw unauthorized('missing_key', 'Send your API key as "Authorization: Bearer di_live_…".');
   }

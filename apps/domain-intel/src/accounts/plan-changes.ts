@@ -17,27 +17,6 @@ export interface PlanChange {
 
 export type PlanChangeListener = (change: PlanChange) => Promise<void> | void;
 
-/**
- * The rule for saved things a plan limits (saved filters, watchlists, account webhooks) when
- * the plan shrinks: nothing is deleted. The oldest `limit` items stay active and the rest are
- * paused (kept, shown as paused, not run); when the plan grows again they resume, oldest first.
- * `limit` null means unlimited. Returns the ids to pause and to resume for the new limit.
- */
-export function itemsOverLimit<T extends { id: string; created_at: number; paused: boolean }>(
-  items: readonly T[],
-  limit: number | null,
-): { pause: string[]; resume: string[] } {
-  const ordered = [...items].sort((a, b) => a.created_at - b.created_at || a.id.localeCompare(b.id));
-  const allowed = limit === null ? ordered.length : Math.max(0, limit);
-  const pause: string[] = [];
-  const resume: string[] = [];
-  ordered.forEach((item, index) => {
-    if (index < allowed && item.paused) resume.push(item.id);
-    if (index >= allowed && !item.paused) pause.push(item.id);
-  });
-  return { pause, resume };
-}
-
 /** Listeners of plan changes; one failing listener does not stop the others or the change itself. */
 export class PlanChangeListeners {
   readonly #listeners = new Set<PlanChangeListener>();

@@ -16,8 +16,13 @@ export interface Plan {
     bulkCheck: boolean;
     snapshots: boolean;
     bulkExport: boolean;
-    /** Saved filters delivered to webhooks, e-mail and SFTP (not only the dashboard). */
+    /** Saved filters delivered to webhooks, e-mail and SFTP (not only the dashboard); e-mail and SFTP targets. */
     deliveryTargets: boolean;
+    /**
+     * Webhook targets that receive the account events (quota.warning, key.revoked, watch.transition, …).
+     * Every plan: the quota events only ever fire on plans with a daily limit.
+     */
+    accountWebhooks: boolean;
   };
   /** Most saved filters; those over it (after a downgrade) are paused, never deleted. */
   maxSavedFilters: number;
@@ -33,7 +38,7 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     priceUsdPerMonth: 0,
     dailyCallLimit: 100,
     maxDomainsPerCheck: 1,
-    features: { bulkCheck: false, snapshots: false, bulkExport: false, deliveryTargets: false },
+    features: { bulkCheck: false, snapshots: false, bulkExport: false, deliveryTargets: false, accountWebhooks: true },
     maxSavedFilters: 1,
     maxWatchedDomains: 10,
     support: 'community',
@@ -44,7 +49,7 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     priceUsdPerMonth: 19,
     dailyCallLimit: 1_000,
     maxDomainsPerCheck: 30,
-    features: { bulkCheck: true, snapshots: false, bulkExport: false, deliveryTargets: false },
+    features: { bulkCheck: true, snapshots: false, bulkExport: false, deliveryTargets: false, accountWebhooks: true },
     maxSavedFilters: 10,
     maxWatchedDomains: 1_000,
     support: 'e-mail',
@@ -55,7 +60,7 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     priceUsdPerMonth: 299,
     dailyCallLimit: null,
     maxDomainsPerCheck: 30,
-    features: { bulkCheck: true, snapshots: true, bulkExport: true, deliveryTargets: true },
+    features: { bulkCheck: true, snapshots: true, bulkExport: true, deliveryTargets: true, accountWebhooks: true },
     maxSavedFilters: 500,
     maxWatchedDomains: 100_000,
     support: 'chat, SLA',

@@ -4,9 +4,8 @@ import type { AccountSummary, AccountsService, BilledSubscription } from '../acc
 import type { PlanChange } from '../accounts/plan-changes.ts';
 import { isPaid, PLANS, type PlanId } from '../accounts/plans.ts';
 import { appError } from '../error-catalogue.ts';
-import type { Mailer } from '../mail/index.ts';
+import type { AccountNotices } from '../notices/account-notices.ts';
 import type { BillingEvents } from './billing-events.ts';
-import { paymentFailedMail, subscriptionEndingMail } from './billing-mails.ts';
 import type { StripeSettings } from './stripe-client.ts';
 
 /** Stripe statuses in which the subscription is paid for or being retried: the plan applies. */
@@ -30,10 +29,9 @@ export interface BillingServiceDeps {
   accounts: AccountsService;
   events: BillingEvents;
   clock: Clock;
-  mailer: Mailer | undefined;
+  /** Mails the owner about billing notices (once each); undefined without account mail. */
+  notices: AccountNotices | undefined;
   log: BillingLog;
-  /** Absolute URL of the dashboard, for links in mails. */
-  dashboardUrl: string;
 }
 
 export interface WebhookOutcome {
@@ -301,22 +299,11 @@ export class BillingService {
       };
     }
     if (!notice) return;
-    await this.#mail(notice);
-    await Promise.allSettled([...this.#noticeListeners].map(async (listener) => listener(notice)));
-  }
-
-  async #mail(notice: BillingNotice): Promise<void> {
-    const { mailer, dashboardUrl, log } = this.deps;
-    if (!mailer) return;
-    const planName = PLANS[notice.plan].name;
-    const message =
-      notice.type === 'subscription.ending'
-        ? subscriptionEndingMail(notice.email, planName, notice.endsAt, dashboardUrl)
-        : paymentFailedMail(notice.email, planName, notice.nextAttemptAt, dashboardUrl);
     // A mail that cannot go out must not make Stripe redeliver an event that is applied.
-    await mailer.send(message).catch((error: unknown) => {
-      log.warn({ err: error, notice: notice.type, accountId: notice.accountId }, 'billing mail not sent');
+    await this.deps.notices?.onBillingNotice(notice, event.id).catch((error: unknown) => {
+      this.deps.log.warn({ err: error, notice: notice.type, accountId: notice.accountId }, 'billing mail not sent');
     });
+    await Promise.allSettled([...this.#noticeListeners].map(async (listener) => listener(notice)));
   }
 }
 

@@ -37,3 +37,17 @@ export function createStripeClient(settings: StripeSettings): Stripe {
     appInfo: { name: 'domain-intel' },
   });
 }
+
+/**
+ * Where the dashboard's billing forms send the browser: a form's POST answers 303 to Stripe's
+ * hosted Checkout or Customer Portal, and the page's CSP `form-action` must allow that target or
+ * the browser stops at the redirect. Stripe's own pages, and the simulator's (it serves them at
+ * STRIPE_API_URL) when the service is pointed elsewhere than Stripe.
+ */
+export function stripeHostedOrigins(settings: StripeSettings | undefined): string[] {
+  if (!settings) return [];
+  const origins = ['https://checkout.stripe.com', 'https://billing.stripe.com'];
+  const api = new URL(settings.apiUrl).origin;
+  if (api !== 'https://api.stripe.com') origins.push(api);
+  return origins;
+}

@@ -1,3 +1,4 @@
+import { cliValue } from '@repo/server-kit';
 import type { Command } from 'commander';
 import { isPlanId, PLAN_IDS, PLANS, type PlanId } from '../accounts/plans.ts';
 import type { AppContext } from '../context.ts';
@@ -5,10 +6,10 @@ import { printResult, table } from './output.ts';
 
 type GetContext = () => Promise<AppContext>;
 
-const planOption = (value: string): PlanId => {
-  if (!isPlanId(value)) throw new Error(`Unknown plan "${value}". Plans: ${PLAN_IDS.join(', ')}.`);
+const planOption = cliValue((value: string): PlanId => {
+  if (!isPlanId(value)) throw new Error(`Unknown plan "${value}"; the plans are ${PLAN_IDS.join(', ')}.`);
   return value;
-};
+});
 
 const iso = (time: number | null) => (time === null ? null : new Date(time).toISOString());
 

@@ -1,17 +1,12 @@
+import { wholeNumber } from '@repo/server-kit';
 import type { Command } from 'commander';
-import { PLANS } from '../accounts/plans.ts';
 import type { AppContext } from '../context.ts';
 import { runJob } from '../jobs/pipeline.ts';
+import { callerOf } from './account-caller.ts';
 import { describeDeliveries } from './jobs-commands.ts';
 import { printResult, table } from './output.ts';
 
 type GetContext = () => Promise<AppContext>;
-
-/** The account a command works on, as a caller of the management API would be. */
-async function callerOf(ctx: AppContext, email: string) {
-  const account = await ctx.accounts.summary(email);
-  return { accountId: account.account_id, plan: PLANS[account.plan] };
-}
 
 /** `filters`, `deliveries`: saved filters and their delivery for scripting and operations. */
 export function registerDeliveryCommands(program: Command, getContext: GetContext): void {
@@ -103,13 +98,13 @@ export function registerDeliveryCommands(program: Command, getContext: GetContex
     .command('list')
     .description('The delivery log of an account, newest first')
     .requiredOption('--email <email>', 'e-mail address of the account')
-    .option('--limit <n>', 'entries', (value) => Number.parseInt(value, 10), 50)
+    .option('--limit <n>', 'entries, 1-1000', wholeNumber(1, 1000), 50)
     .option('--json', 'print JSON')
     .action(async (options: { email: string; limit: number; json?: boolean }) => {
       const ctx = await getContext();
       const caller = await callerOf(ctx, options.email);
       const log = await ctx.outbox.log(caller.accountId, {
-        limit: Math.max(1, Math.min(options.limit || 50, 1000)),
+        limit: options.limit,
         offset: 0,
       });
       printResult(Boolean(options.json), log, () =>

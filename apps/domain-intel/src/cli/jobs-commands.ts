@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { type Command, InvalidArgumentError } from 'commander';
+import { cliValue } from '@repo/server-kit';
+import type { Command } from 'commander';
 import type { AppContext } from '../context.ts';
 import { startBullmqWorker } from '../jobs/bullmq.ts';
 import type { LeasedOutcome } from '../jobs/lease.ts';
@@ -17,13 +18,7 @@ export interface JobsCliOutput {
   stderr: NodeJS.WriteStream | Writable;
 }
 
-const dateOption = (value: string) => {
-  try {
-    return assertSnapshotDate(value);
-  } catch (error) {
-    throw new InvalidArgumentError((error as Error).message);
-  }
-};
+const dateOption = cliValue(assertSnapshotDate);
 
 export function describeDaily(report: DailyReport): string {
   const rows = report.tlds.map((tld) => ({
@@ -120,7 +115,7 @@ export function registerJobsCommands(
           ),
       };
       const worker = await startBullmqWorker(ctx, log);
-      log.info('worker started: daily at 06:00 UTC, hourly at :30, deliveries every minute');
+      log.info('worker started: daily at 06:00 UTC, hourly at :30, deliveries every minute, watchlist every 5 minutes');
       await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
       log.info('stopping: finishing the job in progress');
       await worker.close();

@@ -1,8 +1,8 @@
 import { once } from 'node:events';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
-import { utcDate } from '@repo/server-kit';
-import { type Command, InvalidArgumentError } from 'commander';
+import { cliValue, requireReadableFile, utcDate } from '@repo/server-kit';
+import type { Command } from 'commander';
 import type { AppContext } from '../context.ts';
 import { isZoneError } from '../zones/errors.ts';
 import { diffSnapshots } from '../zones/snapshot-diff.ts';
@@ -18,17 +18,8 @@ export interface ZonesCliOutput {
   stderr: Writable;
 }
 
-const argument =
-  <T>(parse: (value: string) => T) =>
-  (value: string): T => {
-    try {
-      return parse(value);
-    } catch (error) {
-      throw new InvalidArgumentError(error instanceof Error ? error.message : String(error));
-    }
-  };
-const tldOption = argument(normalizeTld);
-const dateOption = argument(assertSnapshotDate);
+const tldOption = cliValue(normalizeTld);
+const dateOption = cliValue(assertSnapshotDate);
 const collectTlds = (value: string, previous: string[] = []) => [...previous, tldOption(value)];
 
 const describeImport = (result: ZoneImportResult) =>
@@ -55,6 +46,8 @@ export function registerZonesCommands(
     .option('--date <date>', 'snapshot date YYYY-MM-DD (default: today, UTC)', dateOption)
     .option('--json', 'print JSON')
     .action(async (options: { tld: string; file: string; date?: string; json?: boolean }) => {
+      // Before anything else: a mistyped path must not read as "already imported" for a date that is held.
+      await requireReadableFile(options.file, 'zone file');
       const ctx = await getContext();
       const date = options.date ?? utcDate(ctx.clock.now());
       const result = await ctx.zones.importZoneFile({ tld: options.tld, file: path.resolve(options.file), date });

@@ -5,7 +5,9 @@ import { isPaid, PLAN_IDS, PLANS } from '../accounts/plans.ts';
 import { appError } from '../error-catalogue.ts';
 import type { DashboardSessions } from './session-store.ts';
 import { verifySignIn } from './sign-in.ts';
+import type { SignInLinks } from './sign-in-links.ts';
 import { renderSignIn, signInRateLimit, startSession } from './sign-in-page.ts';
+import { inPersonTerms } from './time-words.ts';
 import { jsonForScript } from './view-data.ts';
 import { cookieOptions, type DashboardViewer, findViewer, noStore, requireViewer, SESSION_COOKIE } from './viewer.ts';
 
@@ -14,7 +16,10 @@ const USAGE_DAYS = 30;
 /** Messages after a redirect, chosen by a fixed word so a link cannot inject text. */
 const NOTICES: Record<string, string> = {
   revoked: 'The key is revoked. Calls with it are refused from now on.',
+  'revoked-own':
+    'The key is revoked. It was the key you signed in with, so that session has ended too: sign in with another key or a sign-in link.',
   'signed-out': 'You are signed out.',
+  'signed-out-everywhere': 'You are signed out everywhere: every dashboard session of this account has ended.',
   upgraded: 'Payment received: your new plan applies now.',
   'checkout-pending': 'Stripe has not confirmed the payment yet; your plan changes as soon as it does.',
   'checkout-cancelled': 'Checkout cancelled; nothing was charged.',
@@ -46,7 +51,7 @@ function billingView(viewer: DashboardViewer, stripeConfigured: boolean) {
 }
 
 /** Sign-in and sign-out, the account overview (plan, usage, keys) and key management. */
-export function accountRoutes(app: FastifyInstance, sessions: DashboardSessions): void {
+export function accountRoutes(app: FastifyInstance, sessions: DashboardSessions, signInLinks: SignInLinks): void {
   const { accounts, quota, config } = app.ctx;
   // preHandler, not onRequest: the token is in the form body, which is parsed in between.
   const csrf = { preHandler: app.csrfProtection };
@@ -68,6 +73,7 @@ export function accountRoutes(app: FastifyInstance, sessions: DashboardSessions)
       today,
       keys,
       notice,
+      resetsIn: inPersonTerms(app.ctx.clock.now(), today.resetsAt),
       billing: billingView(viewer, app.ctx.billing !== undefined),
       ...extra,
       csrfToken: reply.generateCsrf(),
@@ -96,8 +102,8 @@ export function accountRoutes(app: FastifyInstance, sessions: DashboardSessions)
     async (request, reply) => {
       const form = formOf(request);
       try {
-        const { accountId } = await verifySignIn(accounts, form);
-        return await startSession(reply, sessions, config, accountId);
+        const { accountId, keyId } = await verifySignIn(accounts, form);
+        return await startSession(reply, sessions, config, accountId, keyId);
       } catch (error) {
         if (!isAppError(error) || error.status >= 500) throw error;
         request.log.info({ code: error.code }, 'dashboard sign-in refused');
@@ -111,6 +117,17 @@ export function accountRoutes(app: FastifyInstance, sessions: DashboardSessions)
     await sessions.end(request.cookies[SESSION_COOKIE]);
     reply.clearCookie(SESSION_COOKIE, cookieOptions());
     return reply.redirect('/dashboard?done=signed-out', 303);
+  });
+
+  // Ends every session of the account (this one too) and every sign-in link not used yet: for a
+  // browser left signed in somewhere, or a key that may have leaked.
+  app.post('/dashboard/sign-out-everywhere', csrf, async (request, reply) => {
+    const viewer = await requireViewer(request, sessions, accounts);
+    const ended = await sessions.endAll(viewer.account.account_id);
+    await signInLinks.revokeAll(viewer.account.account_id);
+    request.log.info({ accountId: viewer.account.account_id, sessions: ended }, 'dashboard: signed out everywhere');
+    reply.clearCookie(SESSION_COOKIE, cookieOptions());
+    return reply.redirect('/dashboard?done=signed-out-everywhere', 303);
   });
 
   app.post('/dashboard/keys', csrf, async (request, reply) => {
@@ -127,6 +144,10 @@ export function accountRoutes(app: FastifyInstance, sessions: DashboardSessions)
     const viewer = await requireViewer(request, sessions, accounts);
     const { keyId } = request.params as { keyId: string };
     const issued = await accounts.rotateKey(viewer.account.email, keyId);
+    // Every session opened with the old key ends, except this one: it was just shown the new key.
+    if (viewer.sessionKeyId === keyId) {
+      await sessions.moveToKey(request.cookies[SESSION_COOKIE], keyId, issued.key_id);
+    }
     return renderOverview(request, reply, viewer, { issued: { ...issued, action: 'rotated' } });
   });
 
@@ -134,6 +155,10 @@ export function accountRoutes(app: FastifyInstance, sessions: DashboardSessions)
     const viewer = await requireViewer(request, sessions, accounts);
     const { keyId } = request.params as { keyId: string };
     await accounts.revokeKey(viewer.account.email, keyId);
+    if (viewer.sessionKeyId === keyId) {
+      reply.clearCookie(SESSION_COOKIE, cookieOptions());
+      return reply.redirect('/dashboard?done=revoked-own', 303);
+    }
     return reply.redirect('/dashboard?done=revoked', 303);
   });
 }

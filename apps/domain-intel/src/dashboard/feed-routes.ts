@@ -1,18 +1,17 @@
 import { Readable } from 'node:stream';
-import type { FeedRecord } from '@repo/contracts/domain-intel';
-import { isAppError, toPublicError, utcDate } from '@repo/server-kit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { CSV_HEADER, toCsvLine } from '../feed/feed-row.ts';
 import {
+  DEFAULT_LIMIT,
   FEED_FILTER_PARAMETERS,
   FEED_SORTS,
   FEED_STATUSES,
-  type FeedQueryInput,
+  type FeedRecord,
   MAX_LIMIT,
   MAX_OFFSET,
-  parseFeedFilters,
-  parseFeedPage,
-} from '../feed/filters.ts';
+} from '@repo/contracts/domain-intel';
+import { isAppError, toPublicError, utcDate } from '@repo/server-kit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { CSV_HEADER, toCsvLine } from '../feed/feed-row.ts';
+import { type FeedQueryInput, parseFeedFilters, parseFeedPage } from '../feed/filters.ts';
 import { dropsPerDay } from './drop-stats.ts';
 import type { DashboardSessions } from './session-store.ts';
 import { jsonForScript } from './view-data.ts';
@@ -37,6 +36,21 @@ function formQuery(request: FastifyRequest, names: readonly string[]): FeedQuery
     if (text) query[name] = text;
   }
   return query;
+}
+
+/** The page sizes the explorer offers; a link or bookmark with another valid `limit` adds its own. */
+const ROW_CHOICES = [25, 50, 100];
+
+/**
+ * The "Rows" select as the URL has it: the URL's `limit` (or the feed's default) is the
+ * selected option, added to the usual choices when it is another valid page size, so the
+ * select never claims 25 rows while the table shows 10.
+ */
+export function rowsSelect(limit: string | undefined): { options: number[]; selected: number } {
+  const asked = limit === undefined ? DEFAULT_LIMIT : Number(limit);
+  const valid = Number.isInteger(asked) && asked >= 1 && asked <= MAX_LIMIT;
+  const selected = valid ? asked : DEFAULT_LIMIT;
+  return { options: [...new Set([...ROW_CHOICES, selected])].sort((a, b) => a - b), selected };
 }
 
 const toQueryString = (query: FeedQueryInput) =>
@@ -64,6 +78,7 @@ export function feedRoutes(app: FastifyInstance, sessions: DashboardSessions): v
       statuses: FEED_STATUSES,
       sorts: FEED_SORTS,
       form: { ...filterQuery, ...pageQuery },
+      rows: rowsSelect(pageQuery.limit),
       selectedTlds: filterQuery.tld?.split(',') ?? [],
       csvRows: viewer.plan.features.bulkExport ? null : CSV_ROWS_WITHOUT_BULK_EXPORT,
       csrfToken: reply.generateCsrf(),
@@ -86,6 +101,7 @@ export function feedRoutes(app: FastifyInstance, sessions: DashboardSessions): v
         previous: page.offset > 0 ? pageLink(Math.max(0, page.offset - page.limit)) : null,
         next: page.offset + page.limit <= lastOffset ? pageLink(page.offset + page.limit) : null,
         csvLink: `/dashboard/feed.csv?${toQueryString(filterQuery)}`,
+        filterQuery: toQueryString(filterQuery),
         dropsJson: jsonForScript(drops),
       });
     } catch (error) {

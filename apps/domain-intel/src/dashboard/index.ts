@@ -1,34 +1,29 @@
-import { randomBytes } from 'node:crypto';
-import cookie from '@fastify/cookie';
-import csrfProtection from '@fastify/csrf-protection';
-import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
-import { AppError, toPublicError } from '@repo/server-kit';
+import { AppError, rateLimitResetAsUnixTime, toPublicError } from '@repo/server-kit';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { appError } from '../error-catalogue.ts';
+import { formPageError, registerFormProtection } from '../http/form-protection.ts';
 import { accountRoutes } from './account-routes.ts';
 import { assetRoutes } from './assets.ts';
 import { billingRoutes } from './billing-routes.ts';
+import { deliveryRoutes } from './delivery-routes.ts';
 import { feedRoutes } from './feed-routes.ts';
 import { DashboardSessions } from './session-store.ts';
 import { signInLinkRoutes } from './sign-in-link-routes.ts';
 import { SignInLinks } from './sign-in-links.ts';
-import { CSRF_COOKIE, cookieOptions, noStore } from './viewer.ts';
-
-const CSRF_ERRORS = new Set(['FST_CSRF_INVALID_TOKEN', 'FST_CSRF_MISSING_SECRET']);
+import { CSRF_COOKIE, noStore } from './viewer.ts';
+import { watchlistRoutes } from './watchlist-routes.ts';
 
 /**
- * The account dashboard at /dashboard: server-rendered pages for signed-in accounts. It reads
- * the accounts, quota and feed services directly and never takes a unit of API quota.
+ * The account dashboard at /dashboard: server-rendered pages for signed-in accounts. It uses
+ * the accounts, quota, feed, delivery and watchlist services directly and never takes a unit of
+ * API quota.
  */
 export async function dashboardRoutes(app: FastifyInstance): Promise<void> {
   const { config, database, clock, redis } = app.ctx;
   const sessions = new DashboardSessions(database.db, clock, config.DASHBOARD_SESSION_HOURS * 3_600_000);
 
-  await app.register(cookie, { secret: config.DASHBOARD_COOKIE_SECRET ?? randomBytes(32).toString('hex') });
-  await app.register(formbody, { bodyLimit: 4096 });
-  // Double-submit: a secret in a signed, HttpOnly cookie and a token derived from it in every form.
-  await app.register(csrfProtection, { cookieKey: CSRF_COOKIE, cookieOpts: { ...cookieOptions(), signed: true } });
+  await registerFormProtection(app, { path: '/dashboard', csrfCookie: CSRF_COOKIE });
   await app.register(rateLimit, {
     global: false,
     ...(redis ? { redis, nameSpace: 'dashboard-sign-in:' } : {}),
@@ -37,17 +32,14 @@ export async function dashboardRoutes(app: FastifyInstance): Promise<void> {
         headers: { 'Retry-After': String(Math.ceil(context.ttl / 1000)) },
       }),
   });
+  rateLimitResetAsUnixTime(app);
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const known = CSRF_ERRORS.has(error.code)
-      ? appError(
-          'invalid_csrf_token',
-          'This form has expired or was not sent from this site. Reload the page and try again.',
-        )
-      : error;
+    const known = formPageError(error);
     const publicError = toPublicError(known);
-    if (publicError.status >= 500) request.log.error({ err: error }, 'dashboard request failed');
-    else request.log.info({ code: publicError.code, status: publicError.status }, 'dashboard request rejected');
+    if (publicError.status >= 500 && !(known instanceof AppError)) {
+      request.log.error({ err: error }, 'dashboard request failed');
+    } else request.log.info({ code: publicError.code, status: publicError.status }, 'dashboard request rejected');
     if (known instanceof AppError) for (const [name, value] of Object.entries(known.headers)) reply.header(name, value);
     return noStore(reply.status(publicError.status)).view('dashboard/error', { error: publicError });
   });
@@ -57,8 +49,11 @@ export async function dashboardRoutes(app: FastifyInstance): Promise<void> {
     route.schema = { ...route.schema, hide: true };
   });
   assetRoutes(app);
-  accountRoutes(app, sessions);
+  const signInLinks = new SignInLinks(database.db, clock);
+  accountRoutes(app, sessions, signInLinks);
   billingRoutes(app, sessions);
   feedRoutes(app, sessions);
-  signInLinkRoutes(app, sessions, new SignInLinks(database.db, clock));
+  deliveryRoutes(app, sessions);
+  watchlistRoutes(app, sessions);
+  signInLinkRoutes(app, sessions, signInLinks);
 }

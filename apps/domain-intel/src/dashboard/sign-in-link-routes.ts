@@ -1,39 +1,67 @@
 import type { FastifyInstance } from 'fastify';
 import { appError } from '../error-catalogue.ts';
+import { publicUrlOf } from '../http/public-url.ts';
+import { CountedLimit } from '../limits/counted-limit.ts';
 import type { DashboardSessions } from './session-store.ts';
+import { signInLinkMail } from './sign-in-link-mail.ts';
 import { SIGN_IN_LINK_MINUTES, type SignInLinks } from './sign-in-links.ts';
-import { renderSignIn, signInLinksEnabled, signInRateLimit, startSession } from './sign-in-page.ts';
+import { renderSignIn, signInLinkDelivery, signInRateLimit, startSession } from './sign-in-page.ts';
 import { noStore } from './viewer.ts';
+
+/** Sign-in link mails one address receives per hour, so the form cannot fill someone's mailbox. */
+export const SIGN_IN_LINK_MAILS_PER_HOUR = 5;
 
 const linkExpired = () =>
   appError('sign_in_link_invalid', 'This sign-in link has expired or was already used. Ask for a new one.');
 
 /**
- * Sign-in without a key, for the embedded mode: the link is printed to the server log (there
- * is no mail delivery), valid for 15 minutes and once. Opening it shows a button; only the
- * button's POST (with its CSRF token) signs in, so a link that was merely fetched, e.g. by a
- * preview bot, is not used up and nobody is signed in by a cross-site GET.
+ * Sign-in without a key: a one-time link, valid for 15 minutes, sent by e-mail to the account's
+ * address (or, with DASHBOARD_SIGN_IN_LINKS=log, printed to the server log). Opening it shows a
+ * button; only the button's POST (with its CSRF token) signs in, so a link that was merely
+ * fetched, e.g. by a mail scanner or a preview bot, is not used up and nobody is signed in by a
+ * cross-site GET. The form answers the same whether or not the address has an account, and the
+ * mail leaves in the background so the answer's timing does not tell either.
  */
 export function signInLinkRoutes(app: FastifyInstance, sessions: DashboardSessions, links: SignInLinks): void {
-  const { accounts, config } = app.ctx;
-  if (!signInLinksEnabled(config)) return;
+  const { accounts, config, mailer, redis } = app.ctx;
+  const delivery = signInLinkDelivery(config, mailer);
+  if (delivery === 'off') return;
   const csrf = { preHandler: app.csrfProtection };
+  const mailsPerRecipient = new CountedLimit(redis, {
+    name: 'sign-in-link-mails-per-recipient',
+    max: SIGN_IN_LINK_MAILS_PER_HOUR,
+    windowSeconds: 3_600,
+    refusal: () => 'Too many sign-in links for this address.',
+  });
 
   app.post('/dashboard/sign-in-link', { ...csrf, config: signInRateLimit(config) }, async (request, reply) => {
-    const email = (request.body as { email?: string } | undefined)?.email;
-    const account = await accounts.findSummary(email ?? '');
+    const email = (request.body as { email?: string } | undefined)?.email ?? '';
+    const account = await accounts.findSummary(email);
     if (account) {
       const token = await links.create(account.account_id);
-      const base = config.PUBLIC_URL ?? `${request.protocol}://${request.host}`;
-      request.log.info(
-        { email: account.email, link: `${base}/dashboard/sign-in-link?token=${token}` },
-        `dashboard sign-in link (valid ${SIGN_IN_LINK_MINUTES} minutes, once)`,
-      );
+      const link = `${publicUrlOf(config)}/dashboard/sign-in-link?token=${token}`;
+      if (delivery === 'log') {
+        request.log.info(
+          { email: account.email, link },
+          `dashboard sign-in link (valid ${SIGN_IN_LINK_MINUTES} minutes, once)`,
+        );
+      } else {
+        const log = request.log;
+        void mailsPerRecipient
+          .take(account.email)
+          .then(() => (mailer ? mailer.send(signInLinkMail(account.email, link, SIGN_IN_LINK_MINUTES)) : undefined))
+          .catch((error: unknown) =>
+            log.warn({ err: error, accountId: account.account_id }, 'sign-in link not mailed'),
+          );
+      }
     }
-    // The same answer whether or not the address has an account.
+    const where =
+      delivery === 'log'
+        ? 'is now in the server log'
+        : `is on its way by e-mail${delivery === 'outbox' ? " (this server writes mail to its data directory's outbox folder)" : ''}`;
     return renderSignIn(reply, config, {
-      email: email ?? '',
-      notice: `If ${email} has an account, a sign-in link valid for ${SIGN_IN_LINK_MINUTES} minutes is now in the server log.`,
+      email,
+      notice: `If ${email} has an account, a sign-in link valid for ${SIGN_IN_LINK_MINUTES} minutes ${where}.`,
     });
   });
 
@@ -46,6 +74,6 @@ export function signInLinkRoutes(app: FastifyInstance, sessions: DashboardSessio
   app.post('/dashboard/sign-in-link/confirm', csrf, async (request, reply) => {
     const accountId = await links.consume((request.body as { token?: string } | undefined)?.token);
     if (!accountId) throw linkExpired();
-    return startSession(reply, sessions, config, accountId);
+    return startSession(reply, sessions, config, accountId, null);
   });
 }

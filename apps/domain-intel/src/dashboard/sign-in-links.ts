@@ -39,6 +39,11 @@ export class SignInLinks {
     return row !== undefined && row.expires_at > this.clock.now();
   }
 
+  /** Makes every link of the account not used yet stop working ("sign out everywhere"). */
+  async revokeAll(accountId: string): Promise<void> {
+    await this.db.deleteFrom('dashboard_sign_in_links').where('account_id', '=', accountId).execute();
+  }
+
   /** Uses the link up and returns its account; one DELETE … RETURNING, so two clicks cannot both win. */
   async consume(token: string | undefined): Promise<string | undefined> {
     if (!isWellFormedSecret(token)) return undefined;

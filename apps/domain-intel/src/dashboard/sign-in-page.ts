@@ -1,12 +1,16 @@
 import type { FastifyReply } from 'fastify';
 import type { Config } from '../config.ts';
+import type { Mailer } from '../mail/index.ts';
 import type { DashboardSessions } from './session-store.ts';
 import { cookieOptions, noStore, SESSION_COOKIE } from './viewer.ts';
 
-/** Sign-in links are printed to the log, so they are on by default only where the operator reads it: embedded mode. */
-export function signInLinksEnabled(config: Config): boolean {
-  if (config.DASHBOARD_SIGN_IN_LINKS === 'auto') return !config.DATABASE_URL;
-  return config.DASHBOARD_SIGN_IN_LINKS === 'log';
+/** How sign-in links reach people: by mail where account mail works, in the log where the operator asked so, or not at all. */
+export type SignInLinkDelivery = 'mail' | 'outbox' | 'log' | 'off';
+
+export function signInLinkDelivery(config: Config, mailer: Mailer | undefined): SignInLinkDelivery {
+  if (config.DASHBOARD_SIGN_IN_LINKS === 'auto')
+    return mailer ? (mailer.transport === 'outbox' ? 'outbox' : 'mail') : 'off';
+  return config.DASHBOARD_SIGN_IN_LINKS;
 }
 
 export interface SignInPageValues {
@@ -19,19 +23,23 @@ export function renderSignIn(reply: FastifyReply, config: Config, values: SignIn
   return noStore(reply).view('dashboard/sign-in', {
     email: '',
     ...values,
-    signInLinks: signInLinksEnabled(config),
+    signInLinks: signInLinkDelivery(config, reply.server.ctx.mailer),
     csrfToken: reply.generateCsrf(),
   });
 }
 
-/** Starts a session for the account, sets its cookie and sends the browser to the overview. */
+/**
+ * Starts a session for the account, sets its cookie and sends the browser to the overview.
+ * `keyId`: the API key it was opened with (the session ends with it); null for a sign-in link.
+ */
 export async function startSession(
   reply: FastifyReply,
   sessions: DashboardSessions,
   config: Config,
   accountId: string,
+  keyId: string | null,
 ) {
-  const { token } = await sessions.create(accountId);
+  const { token } = await sessions.create(accountId, keyId);
   reply.setCookie(SESSION_COOKIE, token, cookieOptions(config.DASHBOARD_SESSION_HOURS * 3600));
   return reply.redirect('/dashboard', 303);
 }

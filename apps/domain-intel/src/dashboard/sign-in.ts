@@ -16,7 +16,7 @@ export const signInRefused = () =>
 export async function verifySignIn(
   accounts: AccountsService,
   input: { email?: unknown; key?: unknown },
-): Promise<{ accountId: string; email: string }> {
+): Promise<{ accountId: string; email: string; keyId: string }> {
   if (typeof input.email !== 'string' || typeof input.key !== 'string' || input.key.trim() === '') {
     throw appError('invalid_request', 'Enter the e-mail address of your account and one of its API keys.');
   }
@@ -27,5 +27,5 @@ export async function verifySignIn(
   });
   const matches = textsEqual(caller?.email ?? '', email);
   if (!caller || !matches) throw signInRefused();
-  return { accountId: caller.accountId, email: caller.email };
+  return { accountId: caller.accountId, email: caller.email, keyId: caller.keyId };
 }

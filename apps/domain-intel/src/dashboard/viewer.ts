@@ -4,22 +4,15 @@ import type { AccountSummary, AccountsService } from '../accounts/accounts-servi
 import type { Caller } from '../accounts/caller.ts';
 import { PLANS, type Plan } from '../accounts/plans.ts';
 import { appError } from '../error-catalogue.ts';
+import { pageCookieOptions } from '../http/form-protection.ts';
 import type { DashboardSessions } from './session-store.ts';
 
 export const SESSION_COOKIE = 'di_dashboard';
 export const CSRF_COOKIE = 'di_dashboard_csrf';
 
-/**
- * Only the dashboard's own paths see the cookies; Lax keeps them off cross-site POSTs; `auto`
- * marks them Secure whenever the request came over https (directly or via a trusted proxy).
- */
-export const cookieOptions = (maxAgeSeconds?: number): CookieSerializeOptions => ({
-  path: '/dashboard',
-  httpOnly: true,
-  sameSite: 'lax',
-  secure: 'auto',
-  ...(maxAgeSeconds === undefined ? {} : { maxAge: maxAgeSeconds }),
-});
+/** Only the dashboard's own paths see its cookies (see pageCookieOptions). */
+export const cookieOptions = (maxAgeSeconds?: number): CookieSerializeOptions =>
+  pageCookieOptions('/dashboard', maxAgeSeconds);
 
 /** Who is looking at the dashboard: the signed-in account, its plan and subscription. */
 export interface DashboardViewer {
@@ -27,6 +20,8 @@ export interface DashboardViewer {
   plan: Plan;
   /** The account as the quota service knows callers (no key: the dashboard is not an API call). */
   caller: Caller;
+  /** The API key this session was opened with (null: a sign-in link). */
+  sessionKeyId: string | null;
 }
 
 export async function findViewer(
@@ -39,7 +34,12 @@ export async function findViewer(
   const account = await accounts.findSummary(session.email);
   if (!account) return undefined;
   const plan = PLANS[account.plan];
-  return { account, plan, caller: { accountId: account.account_id, keyId: '', email: account.email, plan } };
+  return {
+    account,
+    plan,
+    caller: { accountId: account.account_id, keyId: '', email: account.email, plan },
+    sessionKeyId: session.keyId,
+  };
 }
 
 /** For form posts and downloads: the viewer, or 401 that sends the person to the sign-in page. */

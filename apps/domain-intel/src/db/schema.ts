@@ -170,8 +170,28 @@ export interface ZoneDownloadTable {
 export interface DashboardSessionTable {
   id_hash: string;
   account_id: string;
+  /** The API key the session was opened with (it ends when the key is rotated or revoked); null: a sign-in link. */
+  key_id: string | null;
   created_at: number;
   expires_at: number;
+}
+
+/** A confirmation link of a sign-up not confirmed yet (only its token's SHA-256); it reserves nothing. */
+export interface PendingSignupTable {
+  token_hash: string;
+  /** The address to confirm, normalised as accounts store it. */
+  email: string;
+  created_at: number;
+  expires_at: number;
+}
+
+/** An account notice that was mailed, by its dedupe key (one quota warning per account and day, …). */
+export interface SentNoticeTable {
+  dedupe_key: string;
+  account_id: string;
+  /** quota.warning, quota.exhausted, subscription.ending, payment.failed */
+  kind: string;
+  sent_at: number;
 }
 
 /** A one-time dashboard sign-in link: the SHA-256 of its token, its account and expiry. */
@@ -258,18 +278,26 @@ export interface DeliveryTable {
   created_at: number;
 }
 
-/** A domain an account watches, with what we last knew of it. */
+/** A domain an account watches, with what we last knew of it (owner: watchlist/watchlist-store.ts). */
 export interface WatchedDomainTable {
   account_id: string;
   domain: string;
-  /** registered | left-zone | redemption | pending-delete | available | unknown */
+  /** The public suffix; a tracked TLD also takes zone and lifecycle evidence. */
+  tld: Generated<string>;
+  /** unknown | registered | left-zone | redemption | pending-delete | available */
   status: string;
+  /** When the current status began, as we saw it. */
+  status_since: number | null;
   expected_drop_at: number | null;
-  /** JSON: where the status came from (zone snapshot or RDAP answer). */
+  /** JSON WatchEvidence: where the status came from (RDAP answer, zone snapshot, lifecycle). */
   evidence: string | null;
+  /** When the last evidence (or a failed RDAP attempt) was seen. */
   checked_at: number | null;
   next_check_at: number;
   check_failures: Generated<number>;
+  /** The last feed_domains state applied (lifecycle evidence, tracked TLDs): its status_since and status. */
+  feed_seen_at: number | null;
+  feed_seen_status: string | null;
   created_at: number;
 }
 
@@ -289,6 +317,8 @@ export interface DB {
   job_leases: JobLeaseTable;
   dashboard_sessions: DashboardSessionTable;
   dashboard_sign_in_links: DashboardSignInLinkTable;
+  pending_signups: PendingSignupTable;
+  sent_notices: SentNoticeTable;
   billing_events: BillingEventTable;
   saved_filters: SavedFilterTable;
   delivery_targets: DeliveryTargetTable;

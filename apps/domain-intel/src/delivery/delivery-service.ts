@@ -1,14 +1,12 @@
+import type { AccountEventType, EventData } from '@repo/contracts/domain-intel';
 import type { Clock } from '@repo/server-kit';
 import type { Kysely } from 'kysely';
 import type { AccountsService } from '../accounts/accounts-service.ts';
 import type { DB } from '../db/schema.ts';
-import { FEED_COLUMNS, toFeedRecord } from '../feed/feed-row.ts';
-import { compileFilter } from '../feed/filter-match.ts';
 import type { Mailer } from '../mail/index.ts';
 import type { AddressPolicy } from '../rdap/address-guard.ts';
-import type { AccountEventType } from './account-events.ts';
-import type { DeliveryOutbox, DueDelivery, MatchedRow, MessageRow } from './outbox.ts';
-import { RowIndex } from './row-index.ts';
+import { matchRound, ROUND_COLUMNS } from './match-round.ts';
+import type { DeliveryOutbox, DueDelivery, MessageRow } from './outbox.ts';
 import type { SavedFilters } from './saved-filters.ts';
 import { EmailSender } from './senders/email.ts';
 import { SftpSender } from './senders/sftp.ts';
@@ -92,31 +90,19 @@ export class DeliveryService {
     const since = Math.min(...filters.map((filter) => filter.matchedThrough)) - MATCH_MARGIN_MS;
     const rows = await this.db
       .selectFrom('feed_domains')
-      .select([...FEED_COLUMNS, 'label', 'left_zone_at', 'status_since', 'updated_at'])
+      .select(ROUND_COLUMNS)
       .where('updated_at', '>=', since)
       .execute();
-    const index = new RowIndex(rows);
     const [targets, plans] = await Promise.all([
       this.deps.filters.targetsOf(filters.map((filter) => filter.id)),
       this.deps.accounts.plansOf(filters.map((filter) => filter.accountId)),
     ]);
+    const byId = new Map(filters.map((filter) => [filter.id, filter]));
     let total = 0;
-    const unchanged: string[] = [];
-    for (const filter of filters) {
-      const from = filter.matchedThrough - MATCH_MARGIN_MS;
-      const matches = index
-        .match(filter.filters, compileFilter(filter.filters, now))
-        .filter((row) => row.updated_at >= from)
-        .sort((a, b) => a.status_since - b.status_since || (a.domain < b.domain ? -1 : 1));
-      if (matches.length === 0) {
-        unchanged.push(filter.id);
-        continue;
-      }
-      const matched: MatchedRow[] = matches.map((row) => ({
-        domain: row.domain,
-        episode: row.left_zone_at ?? row.status_since,
-        record: toFeedRecord(row, now),
-      }));
+    const matchedAny = new Set<string>();
+    for (const [filterId, matched] of matchRound(rows, filters, now, MATCH_MARGIN_MS)) {
+      const filter = byId.get(filterId)!;
+      matchedAny.add(filterId);
       const external = plans.get(filter.accountId)?.plan.features.deliveryTargets ?? false;
       total += await this.deps.outbox.recordFilterBatches(
         filter,
@@ -125,6 +111,7 @@ export class DeliveryService {
         now,
       );
     }
+    const unchanged = filters.map((filter) => filter.id).filter((id) => !matchedAny.has(id));
     await this.deps.filters.advance(unchanged, now);
     return { filters: filters.length, rows: total };
   }
@@ -154,14 +141,14 @@ export class DeliveryService {
   }
 
   /** Records an account event for the account's webhook targets (when its plan has them). */
-  async emit(
+  async emit<T extends AccountEventType>(
     accountId: string,
-    type: AccountEventType,
-    data: Record<string, unknown>,
+    type: T,
+    data: EventData<T>,
     dedupeKey?: string,
   ): Promise<void> {
     const plan = (await this.deps.accounts.plansOf([accountId])).get(accountId)?.plan;
-    const targetIds = plan?.features.deliveryTargets ? await this.deps.targets.webhookIds(accountId) : [];
+    const targetIds = plan?.features.accountWebhooks ? await this.deps.targets.webhookIds(accountId) : [];
     await this.deps.outbox.recordEvent(accountId, type, data, targetIds, dedupeKey);
   }
 

@@ -1,4 +1,4 @@
-import type { FeedRecord } from '@repo/contracts/domain-intel';
+import type { Delivery, FeedRecord, FilterBatchData } from '@repo/contracts/domain-intel';
 import type { Clock } from '@repo/server-kit';
 import { type Kysely, sql } from 'kysely';
 import { newId } from '../accounts/ids.ts';
@@ -19,19 +19,11 @@ const IN_CHUNK = 500;
 
 export type MessageRow = DeliveryMessageTable;
 
-/** The body every message sends, in the Standard Webhooks shape. */
+/** The body every message sends, in the Standard Webhooks shape (packages/contracts events.ts). */
 export interface MessageBody<T = unknown> {
   type: string;
   timestamp: string;
   data: T;
-}
-
-export interface FilterBatchData {
-  batch_id: string;
-  filter_id: string;
-  filter_name: string;
-  sequence: number;
-  rows: FeedRecord[];
 }
 
 /** One row newly matching a filter: its identity (domain and lifecycle episode) and record. */
@@ -48,24 +40,6 @@ export interface DueDelivery {
   next_attempt_at: number;
   first_attempt_at: number | null;
   message: MessageRow;
-}
-
-/** One line of the delivery log (GET /v1/deliveries, the dashboard, the CLI). */
-export interface DeliveryView {
-  delivery_id: string;
-  batch_id: string;
-  type: string;
-  filter_id: string | null;
-  sequence: number | null;
-  created_at: string;
-  rows: number;
-  /** A target id, or `dashboard` for a filter without targets. */
-  target: string;
-  attempts: number;
-  status: 'pending' | 'delivered' | 'dead';
-  next_attempt_at: string | null;
-  delivered_at: string | null;
-  last_error: string | null;
 }
 
 /** The wait before attempt `attempts + 1` after `attempts` failures: 30 s doubling, at most 3 h. */
@@ -181,7 +155,7 @@ export class DeliveryOutbox {
   async recordEvent(
     accountId: string,
     type: string,
-    data: Record<string, unknown>,
+    data: object,
     targetIds: readonly string[],
     dedupeKey?: string,
   ): Promise<string | null> {
@@ -328,7 +302,7 @@ export class DeliveryOutbox {
   }
 
   /** Sends a delivery again (same message id and body), with a fresh 24-hour retry window. */
-  async redeliver(accountId: string, deliveryId: string): Promise<DeliveryView> {
+  async redeliver(accountId: string, deliveryId: string): Promise<Delivery> {
     const row = await this.db
       .selectFrom('deliveries')
       .select(['id', 'status', 'target_id'])
@@ -354,7 +328,7 @@ export class DeliveryOutbox {
   async log(
     accountId: string,
     options: { filterId?: string; deliveryId?: string; limit: number; offset: number },
-  ): Promise<DeliveryView[]> {
+  ): Promise<Delivery[]> {
     let query = this.db
       .selectFrom('deliveries as d')
       .innerJoin('delivery_messages as m', 'm.id', 'd.message_id')
@@ -393,12 +367,26 @@ export class DeliveryOutbox {
       rows: row.rows,
       target: row.target_id ?? 'dashboard',
       attempts: row.attempts,
-      status: row.status as DeliveryView['status'],
+      status: row.status as Delivery['status'],
       next_attempt_at:
         row.status === 'pending' ? iso(row.next_attempt_at === null ? null : Number(row.next_attempt_at)) : null,
       delivered_at: iso(row.delivered_at === null ? null : Number(row.delivered_at)),
       last_error: row.last_error,
     }));
+  }
+
+  /** The latest account events of one type (their bodies), newest first: the dashboard shows them to every plan. */
+  async recentEvents(accountId: string, type: string, limit: number): Promise<MessageBody[]> {
+    const rows = await this.db
+      .selectFrom('delivery_messages')
+      .select('payload')
+      .where('account_id', '=', accountId)
+      .where('type', '=', type)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => JSON.parse(row.payload) as MessageBody);
   }
 
   /** The message a delivery sends (for a redelivery's receiver checks and the CLI). */

@@ -1,24 +1,16 @@
+import type { SavedFilter } from '@repo/contracts/domain-intel';
+import { FEED_FILTER_PARAMETERS } from '@repo/contracts/domain-intel';
 import type { AppError, Clock } from '@repo/server-kit';
 import type { Kysely } from 'kysely';
+import { lockAccount } from '../accounts/accounts-repository.ts';
 import type { Caller } from '../accounts/caller.ts';
 import { newId } from '../accounts/ids.ts';
+import { planRequired } from '../accounts/plan-required.ts';
 import type { Plan } from '../accounts/plans.ts';
 import type { DB } from '../db/schema.ts';
 import { appError } from '../error-catalogue.ts';
-import { FEED_FILTER_PARAMETERS, type FeedFilters, parseFeedFilters } from '../feed/filters.ts';
+import { type FeedFilters, parseFeedFilters } from '../feed/filters.ts';
 import { validName } from './names.ts';
-
-/** A saved filter as the management API, the CLI and the dashboard show it. */
-export interface SavedFilterView {
-  filter_id: string;
-  name: string;
-  /** The filter as a query string of /v1/domains parameters. */
-  filter: string;
-  target_ids: string[];
-  /** Over the plan's limit (after a downgrade): kept, but not matched until the plan allows it again. */
-  paused: boolean;
-  created_at: string;
-}
 
 /** A filter the matching round runs. */
 export interface ActiveFilter {
@@ -85,13 +77,21 @@ export class SavedFilters {
   async create(
     caller: Pick<Caller, 'accountId' | 'plan'>,
     input: { name: unknown; filter: FilterInput; targetIds?: readonly string[] },
-  ): Promise<SavedFilterView> {
+  ): Promise<SavedFilter> {
     const name = validName(input.name, 'filter');
     const { query } = this.canonical(input.filter);
     const targetIds = [...new Set(input.targetIds ?? [])];
+    if (targetIds.length > 0 && !caller.plan.features.deliveryTargets) {
+      throw planRequired(
+        'deliveryTargets',
+        caller.plan,
+        'Delivering saved filters to webhooks, e-mail and SFTP is part of the Enterprise plan; without targets they show in the dashboard.',
+      );
+    }
     const now = this.clock.now();
     const id = newId('flt');
     await this.db.transaction().execute(async (trx) => {
+      await lockAccount(trx, caller.accountId);
       const owned = await this.#countOwned(trx, caller.accountId);
       if (owned >= caller.plan.maxSavedFilters)
         throw limitReached('saved filters', caller.plan, caller.plan.maxSavedFilters);
@@ -133,7 +133,7 @@ export class SavedFilters {
     return (await this.list(caller.accountId, caller.plan)).find((view) => view.filter_id === id)!;
   }
 
-  async list(accountId: string, plan: Plan): Promise<SavedFilterView[]> {
+  async list(accountId: string, plan: Plan): Promise<SavedFilter[]> {
     const [rows, links] = await Promise.all([
       this.db
         .selectFrom('saved_filters')

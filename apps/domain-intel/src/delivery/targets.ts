@@ -1,33 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
+import {
+  type CreatedDeliveryTarget,
+  type DeliveryTarget,
+  TARGET_KINDS,
+  type TargetKind,
+} from '@repo/contracts/domain-intel';
 import type { Clock } from '@repo/server-kit';
 import type { Kysely } from 'kysely';
 import ssh2 from 'ssh2';
 import type { Caller } from '../accounts/caller.ts';
 import { normalizeEmail } from '../accounts/email.ts';
 import { newId } from '../accounts/ids.ts';
+import { planRequired } from '../accounts/plan-required.ts';
 import type { DB, DeliveryTargetTable } from '../db/schema.ts';
 import { appError } from '../error-catalogue.ts';
 import { type AddressPolicy, assertAllowedUrl, BlockedAddressError, isAllowedAddress } from '../rdap/address-guard.ts';
-
-export const TARGET_KINDS = ['webhook', 'email', 'sftp'] as const;
-export type TargetKind = (typeof TARGET_KINDS)[number];
-
-/** A delivery target as the management API shows it (never its secret or private key). */
-export interface TargetView {
-  target_id: string;
-  kind: TargetKind;
-  /** Webhook URL, e-mail address or sftp://user@host:port/directory. */
-  address: string;
-  /** SFTP: our public key, to add to the account's authorized_keys on the server. */
-  public_key: string | null;
-  created_at: string;
-}
-
-export interface CreatedTarget extends TargetView {
-  /** Webhook: the Standard Webhooks signing secret (`whsec_…`), shown only now. */
-  secret: string | null;
-}
 
 export type TargetRow = DeliveryTargetTable;
 
@@ -85,17 +73,23 @@ export class DeliveryTargets {
   async create(
     caller: Pick<Caller, 'accountId' | 'plan'>,
     input: { kind: unknown; address: unknown },
-  ): Promise<CreatedTarget> {
-    if (!caller.plan.features.deliveryTargets) {
-      throw appError('plan_required', 'Delivery to webhooks, e-mail and SFTP is part of the Enterprise plan.', {
-        details: { feature: 'deliveryTargets', plan: caller.plan.id },
-      });
-    }
+  ): Promise<CreatedDeliveryTarget> {
     const kind = input.kind;
     if (typeof kind !== 'string' || !(TARGET_KINDS as readonly string[]).includes(kind)) {
       throw appError('invalid_target_kind', `kind must be one of ${TARGET_KINDS.join(', ')}.`, {
         details: { parameter: 'kind' },
       });
+    }
+    // A webhook serves the account events on every plan; e-mail and SFTP only carry filter batches.
+    const feature = kind === 'webhook' ? 'accountWebhooks' : 'deliveryTargets';
+    if (!caller.plan.features[feature]) {
+      throw planRequired(
+        feature,
+        caller.plan,
+        kind === 'webhook'
+          ? 'Webhook targets are not part of your plan.'
+          : 'Delivery to e-mail and SFTP is part of the Enterprise plan.',
+      );
     }
     if (typeof input.address !== 'string' || input.address.length > 2_000 || /\p{Cc}/u.test(input.address)) {
       throw invalidTarget('address must be a string of at most 2,000 characters without control characters.');
@@ -124,7 +118,7 @@ export class DeliveryTargets {
     return { ...toView(row), secret: kind === 'webhook' ? row.secret : null };
   }
 
-  async list(accountId: string): Promise<TargetView[]> {
+  async list(accountId: string): Promise<DeliveryTarget[]> {
     const rows = await this.db
       .selectFrom('delivery_targets')
       .selectAll()
@@ -194,7 +188,7 @@ export class DeliveryTargets {
 export const targetNotFound = (targetId: string) =>
   appError('target_not_found', `No delivery target ${targetId} on your account.`);
 
-function toView(row: TargetRow): TargetView {
+function toView(row: TargetRow): DeliveryTarget {
   return {
     target_id: row.id,
     kind: row.kind as TargetKind,

@@ -34,13 +34,30 @@ export function enrichmentAgent(timeoutMs: number): Agent {
   });
 }
 
+type RequestOptions = { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string };
+
 /** Sends one request and returns the parsed JSON body of a 2xx answer; anything else throws. */
 export async function requestJson(
   source: EnrichmentSourceError['source'],
   dispatcher: Dispatcher,
   url: string,
-  options: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string } = {},
+  options: RequestOptions = {},
 ): Promise<unknown> {
+  const text = await requestText(source, dispatcher, url, options);
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new EnrichmentSourceError(source, 'the response is not JSON', { cause: error });
+  }
+}
+
+/** Sends one request and returns the decoded body of a 2xx answer as text; anything else throws. */
+export async function requestText(
+  source: EnrichmentSourceError['source'],
+  dispatcher: Dispatcher,
+  url: string,
+  options: RequestOptions = {},
+): Promise<string> {
   let response: Dispatcher.ResponseData;
   try {
     response = await request(url, {
@@ -66,11 +83,7 @@ export async function requestJson(
   if (response.statusCode < 200 || response.statusCode >= 300) {
     throw new EnrichmentSourceError(source, `HTTP ${response.statusCode}: ${text.slice(0, 200)}`);
   }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new EnrichmentSourceError(source, 'the response is not JSON', { cause: error });
-  }
+  return text;
 }
 
 /** The body as text, decoded per `Content-Encoding` with the same size cap as the raw body. */

@@ -1,6 +1,6 @@
 import PQueue from 'p-queue';
 import type { Agent } from 'undici';
-import { EnrichmentSourceError, enrichmentAgent, requestJson } from './http-json.ts';
+import { EnrichmentSourceError, enrichmentAgent, requestText } from './http-json.ts';
 
 export interface WaybackClientOptions {
   /** The CDX server endpoint, e.g. https://web.archive.org/cdx/search/cdx */
@@ -22,26 +22,71 @@ export function parseCdxTimestamp(value: string): number | null {
   return time;
 }
 
+/** The fields of a CDX line when no `fl=` is given (the CDX server's documentation, "Basic Usage"). */
+export const CDX_DEFAULT_FIELDS = ['urlkey', 'timestamp', 'original', 'mimetype', 'statuscode', 'digest', 'length'];
+
+/** A CDX answer: its captures (field → value) and the key that resumes the query, when one was printed. */
+export interface CdxAnswer {
+  captures: Record<string, string>[];
+  resumeKey: string | null;
+}
+
 /**
- * Reads a CDX `output=json` answer: an array of arrays whose first row names the fields
- * (`[["timestamp","original"],["19970126045828","http://example.com:80/"]]`), or `[]` when
- * nothing was captured. Returns the first capture time, or null when there is none.
+ * Reads a CDX answer in either output: `output=json` (a header row naming the fields, one row per
+ * capture, then with `showResumeKey=true` an empty row and `[resumeKey]`), or the default plain
+ * text (one capture per line, fields in `fields` order, then a blank line and the resume key).
  */
-export function parseFirstCapture(body: unknown): number | null {
-  if (!Array.isArray(body)) throw new EnrichmentSourceError('wayback', 'the CDX answer is not a JSON array');
-  if (body.length === 0) return null;
-  const [header, first] = body as unknown[];
-  if (!Array.isArray(header) || !header.every((field) => typeof field === 'string')) {
-    throw new EnrichmentSourceError('wayback', 'the CDX answer has no header row');
+export function readCdxAnswer(text: string, fields: string[] = CDX_DEFAULT_FIELDS): CdxAnswer {
+  const trimmed = text.trim();
+  if (trimmed.startsWith('[')) {
+    let body: unknown;
+    try {
+      body = JSON.parse(trimmed);
+    } catch (error) {
+      throw new EnrichmentSourceError('wayback', 'the CDX answer is neither JSON nor CDX lines', { cause: error });
+    }
+    if (!Array.isArray(body)) throw new EnrichmentSourceError('wayback', 'the CDX answer is not a JSON array');
+    if (body.length === 0) return { captures: [], resumeKey: null };
+    const [header, ...rows] = body as unknown[];
+    if (!Array.isArray(header) || !header.every((field) => typeof field === 'string')) {
+      throw new EnrichmentSourceError('wayback', 'the CDX answer has no header row');
+    }
+    const separator = rows.findIndex((row) => Array.isArray(row) && row.length === 0);
+    const data = separator < 0 ? rows : rows.slice(0, separator);
+    const key = separator < 0 ? undefined : rows[separator + 1];
+    return {
+      captures: data.map((row) => captureOf(header, row)),
+      resumeKey: Array.isArray(key) && typeof key[0] === 'string' ? key[0] : null,
+    };
   }
+  const lines = trimmed.split('\n').map((line) => line.trim());
+  const blank = lines.indexOf('');
+  const data = (blank < 0 ? lines : lines.slice(0, blank)).filter((line) => line !== '');
+  const key = blank < 0 ? undefined : lines.slice(blank).find((line) => line !== '');
+  return { captures: data.map((line) => captureOf(fields, line.split(/ +/))), resumeKey: key ?? null };
+}
+
+/**
+ * The first capture's time of a CDX answer (its text, or its JSON already parsed), or null when
+ * nothing was captured. An exact-URL query lists captures oldest first.
+ */
+export function parseFirstCapture(answer: unknown): number | null {
+  const [first] = readCdxAnswer(typeof answer === 'string' ? answer : JSON.stringify(answer)).captures;
   if (first === undefined) return null;
-  const column = header.indexOf('timestamp');
-  if (column < 0 || !Array.isArray(first) || typeof first[column] !== 'string') {
-    throw new EnrichmentSourceError('wayback', 'the CDX answer has no timestamp field');
-  }
-  const time = parseCdxTimestamp(first[column]);
-  if (time === null) throw new EnrichmentSourceError('wayback', `bad CDX timestamp "${first[column]}"`);
+  const time = first.timestamp === undefined ? null : parseCdxTimestamp(first.timestamp);
+  if (time === null)
+    throw new EnrichmentSourceError('wayback', `bad CDX timestamp "${first.timestamp}" (no timestamp field?)`);
   return time;
+}
+
+function captureOf(fields: string[], row: unknown): Record<string, string> {
+  if (!Array.isArray(row) || row.length !== fields.length || !row.every((value) => typeof value === 'string')) {
+    throw new EnrichmentSourceError(
+      'wayback',
+      `a CDX row does not have the ${fields.length} fields ${fields.join(',')}`,
+    );
+  }
+  return Object.fromEntries(fields.map((field, index) => [field, row[index] as string]));
 }
 
 /**
@@ -65,13 +110,10 @@ export class WaybackClient {
 
   firstCapture(domain: string): Promise<number | null> {
     const url = new URL(this.options.cdxUrl);
-    url.search = new URLSearchParams({
-      url: domain,
-      output: 'json',
-      fl: 'timestamp,original',
-      limit: '1',
-    }).toString();
-    return this.#queue.add(async () => parseFirstCapture(await requestJson('wayback', this.#agent, url.toString())));
+    // The default fields (no `fl=`): a plain-text answer, which a server or proxy may send despite
+    // `output=json`, is then read by the documented field order.
+    url.search = new URLSearchParams({ url: domain, output: 'json', limit: '1' }).toString();
+    return this.#queue.add(async () => parseFirstCapture(await requestText('wayback', this.#agent, url.toString())));
   }
 
   async close(): Promise<void> {

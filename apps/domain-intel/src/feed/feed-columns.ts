@@ -39,6 +39,23 @@ export const FEED_COLUMN_NAMES = [
   'expected_drop_at',
 ] as const satisfies readonly (keyof FeedColumnRow)[];
 
+/** A row as a database driver gives it (Postgres may give int8 columns as strings) with the columns' numbers. */
+export function toColumnRow(row: FeedColumnRow): FeedColumnRow {
+  const number = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+  return {
+    ...row,
+    dropped_at: number(row.dropped_at),
+    first_archived_at: number(row.first_archived_at),
+    alt_tld_count: number(row.alt_tld_count),
+    da: number(row.da),
+    tf: number(row.tf),
+    length: Number(row.length),
+    has_hyphen: Number(row.has_hyphen),
+    has_digit: Number(row.has_digit),
+    expected_drop_at: number(row.expected_drop_at),
+  };
+}
+
 /** Statuses get small codes; `status=any` is then a bit mask over them. */
 export const STATUS_CODES: readonly string[] = [...ANY_STATUSES, 'returned', 're-registered'];
 
@@ -90,7 +107,7 @@ export class FeedColumns {
   /** Columns of a few rows (e.g. a day's new drops to match saved filters against), in the given order. */
   static fromRows(rows: readonly FeedColumnRow[]): FeedColumns {
     const columns = new FeedColumns(rows.length);
-    for (let i = 0; i < rows.length; i++) columns.set(i, rows[i]!);
+    for (let i = 0; i < rows.length; i++) columns.set(i, toColumnRow(rows[i]!));
     return columns;
   }
 

@@ -1,8 +1,9 @@
+import type { FeedSort } from '@repo/contracts/domain-intel';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { FEED_COLUMN_NAMES, type FeedColumnRow, FeedColumns, NO_VALUE } from './feed-columns.ts';
+import { FEED_COLUMN_NAMES, type FeedColumnRow, FeedColumns, NO_VALUE, toColumnRow } from './feed-columns.ts';
 import { compileFeedMatcher, type FeedRowMatcher } from './feed-matcher.ts';
-import type { FeedFilters, FeedPage, FeedSort } from './filters.ts';
+import type { FeedFilters, FeedPage } from './filters.ts';
 
 const LOAD_BATCH = 50_000;
 /** Below this many matches a page is cut from the sorted matches; above, the sort order is walked. */
@@ -73,7 +74,7 @@ export class FeedIndex {
     }
     const columns = new FeedColumns(size);
     let i = 0;
-    for (const batch of rows.splice(0)) for (const row of batch) columns.set(i++, normalise(row));
+    for (const batch of rows.splice(0)) for (const row of batch) columns.set(i++, toColumnRow(row));
     return new FeedIndex(columns, version);
   }
 
@@ -209,21 +210,4 @@ function sortedBy(size: number, keys: Float64Array): Uint32Array {
     [order, spare] = [spare, order];
   }
   return order;
-}
-
-/** Postgres returns int8 columns as strings; the columns hold numbers. */
-function normalise(row: FeedColumnRow): FeedColumnRow {
-  const number = (value: unknown) => (value === null || value === undefined ? null : Number(value));
-  return {
-    ...row,
-    dropped_at: number(row.dropped_at),
-    first_archived_at: number(row.first_archived_at),
-    alt_tld_count: number(row.alt_tld_count),
-    da: number(row.da),
-    tf: number(row.tf),
-    length: Number(row.length),
-    has_hyphen: Number(row.has_hyphen),
-    has_digit: Number(row.has_digit),
-    expected_drop_at: number(row.expected_drop_at),
-  };
 }

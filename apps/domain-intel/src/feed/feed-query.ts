@@ -1,8 +1,9 @@
+import type { FeedSort } from '@repo/contracts/domain-intel';
 import type { Dialect } from '@repo/server-kit';
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { YEAR_MS } from './feed-row.ts';
-import type { FeedFilters, FeedSort } from './filters.ts';
+import type { FeedFilters } from './filters.ts';
 
 /** The statuses `status=any` covers: names on the way and dropped ones, not those that came back. */
 export const ANY_STATUSES = ['left-zone', 'redemption', 'pending-delete', 'dropped'];

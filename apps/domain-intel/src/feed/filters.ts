@@ -1,13 +1,14 @@
+// The parameters are a wire contract (packages/contracts/src/domain-intel/feed-query.ts); this module validates them.
+import {
+  DEFAULT_LIMIT,
+  FEED_SORTS,
+  FEED_STATUSES,
+  type FeedSort,
+  type FeedStatus,
+  MAX_LIMIT,
+  MAX_OFFSET,
+} from '@repo/contracts/domain-intel';
 import { appError } from '../error-catalogue.ts';
-
-export const FEED_STATUSES = ['dropped', 'pending-delete', 'redemption', 'left-zone', 'any'] as const;
-export const FEED_SORTS = ['dropped_at', 'age', 'da', 'tf', 'alt_tld_count'] as const;
-export type FeedStatus = (typeof FEED_STATUSES)[number];
-export type FeedSort = (typeof FEED_SORTS)[number];
-
-export const MAX_LIMIT = 100;
-export const DEFAULT_LIMIT = 50;
-export const MAX_OFFSET = 10_000;
 
 /** The feed's filters after validation: what both the paged list and the export apply. */
 export interface FeedFilters {
@@ -35,24 +36,6 @@ export interface FeedFilters {
   /** Expected drop (pending-delete rows only), epoch ms, exclusive. */
   dropsBefore: number | null;
 }
-
-/** Every query parameter that is a feed filter (the export and saved filters take exactly these). */
-export const FEED_FILTER_PARAMETERS = [
-  'tld',
-  'min_years',
-  'min_da',
-  'min_tf',
-  'dropped_after',
-  'dropped_before',
-  'status',
-  'max_length',
-  'hyphens',
-  'digits',
-  'contains',
-  'min_alt_tlds',
-  'drops_after',
-  'drops_before',
-] as const;
 
 export interface FeedPage {
   sort: FeedSort;

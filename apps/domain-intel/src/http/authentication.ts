@@ -1,5 +1,5 @@
-import { utcDate } from '@repo/server-kit';
-import type { FastifyInstance } from 'fastify';
+import { isAppError, utcDate } from '@repo/server-kit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter } from 'prom-client';
 import type { Caller } from '../accounts/caller.ts';
@@ -26,23 +26,45 @@ function reportQuotaThresholds(report: AccountEventListener, caller: Caller, sta
   }
 }
 
+/**
+ * Every Authorization header the request carried. Node keeps only the first in
+ * `request.headers` and drops the rest; the raw list still has them all.
+ */
+function authorizationHeaders(request: FastifyRequest): string[] {
+  const raw = request.raw.rawHeaders;
+  const values: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]!.length === 13 && raw[i]!.toLowerCase() === 'authorization') values.push(raw[i + 1]!);
+  }
+  return values;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** When this call took a unit of quota (so a failure can give it back to the right day). */
     quotaTakenAt: number | undefined;
+    /** The call ended in a refusal that does not count (see UNCOUNTED_ERRORS). */
+    quotaGivenBack: boolean;
   }
 }
+
+/**
+ * Refusals that give the call's unit back: the caller got nothing they could have had on their
+ * plan (a Free key asking for a bulk check or the export).
+ */
+const UNCOUNTED_ERRORS = new Set(['plan_required']);
 
 /**
  * Bearer-key authentication and the daily quota for every route of the scope it is
  * registered in. Which calls count: every keyed call except those marked `quota: 'free'`
  * (/v1/quota); a bulk check is one call; a call that ends in a 5xx (our failure or an
- * upstream's) is given back.
+ * upstream's) or in 403 `plan_required` is given back.
  */
 export const authentication = fp(
   async (app: FastifyInstance) => {
     const { accounts, quota, clock, onAccountEvent } = app.ctx;
     app.decorateRequest('quotaTakenAt', undefined);
+    app.decorateRequest('quotaGivenBack', false);
     // Registered around /v1 and /account alike: one counter for both scopes.
     const rejectionsName = `${app.metrics.prefix}quota_rejections_total`;
     const quotaRejections =
@@ -58,7 +80,7 @@ export const authentication = fp(
       const config = request.routeOptions.config;
       // A CORS preflight never carries credentials; it is answered by the CORS plugin, uncounted.
       if (config.auth === 'none' || request.method === 'OPTIONS') return;
-      const caller = await accounts.authenticate(request.headers.authorization);
+      const caller = await accounts.authenticate(authorizationHeaders(request));
       request.caller = caller;
       if (config.quota === 'free') {
         reply.headers(rateLimitHeaders(await quota.status(caller)));
@@ -75,10 +97,16 @@ export const authentication = fp(
       request.quotaTakenAt = takenAt;
     });
 
+    app.addHook('onError', (request, _reply, error, done) => {
+      if (isAppError(error) && UNCOUNTED_ERRORS.has(error.code)) request.quotaGivenBack = true;
+      done();
+    });
+
     // In onSend, not onResponse: the unit is back before the caller sees the failure, and the
     // failure's own headers can say so.
     app.addHook('onSend', (request, reply, payload, done) => {
-      if (!request.caller || request.quotaTakenAt === undefined || reply.statusCode < 500) {
+      const givesBack = reply.statusCode >= 500 || request.quotaGivenBack;
+      if (!request.caller || request.quotaTakenAt === undefined || !givesBack) {
         done(null, payload);
         return;
       }

@@ -11,13 +11,13 @@ export function ok<T, M extends Record<string, unknown> = Record<never, never>>(
   return { data, meta: { request_id: request.id, ...(meta as M) } };
 }
 
-/** Error envelope: `{error: {code, message, request_id, docs}}`. */
-export function renderError(error: PublicError, request: FastifyRequest): ErrorEnvelope {
+/** Error envelope: `{error: {code, message, request_id, docs}}`; `requestId` is also sent as X-Request-Id. */
+export function renderError(error: PublicError, requestId: string): ErrorEnvelope {
   return {
     error: {
       code: error.code,
       message: error.message,
-      request_id: request.id,
+      request_id: requestId,
       docs: `/docs/errors#${error.code}`,
       ...(error.details ? { details: error.details } : {}),
     },

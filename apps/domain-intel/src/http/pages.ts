@@ -6,6 +6,7 @@ import { Eta } from 'eta';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { errorCatalogue } from '../error-catalogue.ts';
+import { eventDocs, webhookDeliveryNote, webhookHeaders } from './webhook-docs.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const viewsDir = path.join(here, '..', 'views');
@@ -31,6 +32,10 @@ export const pages = fp(
 
     app.get('/docs/errors', { schema: { hide: true } }, async (_request, reply) =>
       reply.view('errors', { codes: byStatus(errorCatalogue.entries) }),
+    );
+
+    app.get('/docs/events', { schema: { hide: true } }, async (_request, reply) =>
+      reply.view('events', { events: eventDocs(), headers: webhookHeaders, note: webhookDeliveryNote }),
     );
 
     app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs'));

@@ -10,8 +10,11 @@ const MINUTE = 60_000;
 /** An hourly run stops starting RDAP lookups after this long, so runs never pile up. */
 const HOURLY_RDAP_BUDGET_MS = 45 * MINUTE;
 
-export type JobName = 'daily' | 'hourly' | 'deliveries';
+export type JobName = 'daily' | 'hourly' | 'deliveries' | 'watchlist';
 const DELIVERIES_LEASE_MS = 15 * MINUTE;
+const WATCHLIST_LEASE_MS = 10 * MINUTE;
+/** A watchlist round stops starting RDAP lookups after this long (it runs every 5 minutes). */
+const WATCHLIST_RDAP_BUDGET_MS = 4 * MINUTE;
 
 /** What the jobs use of the application: the services they drive, nothing of the HTTP side. */
 export type JobServices = Pick<
@@ -26,6 +29,7 @@ export type JobServices = Pick<
   | 'feed'
   | 'jobLeases'
   | 'delivery'
+  | 'watchlist'
 >;
 
 export interface TldDayReport {
@@ -51,6 +55,14 @@ export interface HourlyReport {
 }
 
 export type DeliveryRunReport = Awaited<ReturnType<AppContext['delivery']['run']>>;
+export type WatchlistReport = Awaited<ReturnType<AppContext['watchlist']['follow']>>;
+
+/** One watchlist round (lifecycle evidence, then due RDAP re-checks) under its own lease. */
+function runWatchlist(ctx: JobServices): Promise<LeasedOutcome<WatchlistReport>> {
+  return runLeased(ctx.jobLeases, LEASES.watchlist, WATCHLIST_LEASE_MS, () =>
+    ctx.watchlist.follow({ deadline: Date.now() + WATCHLIST_RDAP_BUDGET_MS }),
+  );
+}
 
 /** Saved-filter matching, then sending what is due, under its own lease. */
 function runDeliveries(ctx: JobServices): Promise<LeasedOutcome<DeliveryRunReport>> {
@@ -137,17 +149,19 @@ export function runJob(
   options?: { progress?: JobProgress },
 ): Promise<LeasedOutcome<HourlyReport>>;
 export function runJob(ctx: JobServices, name: 'deliveries'): Promise<LeasedOutcome<DeliveryRunReport>>;
+export function runJob(ctx: JobServices, name: 'watchlist'): Promise<LeasedOutcome<WatchlistReport>>;
 export function runJob(
   ctx: JobServices,
   name: JobName,
   options?: { date?: string; progress?: JobProgress },
-): Promise<LeasedOutcome<DailyReport | HourlyReport | DeliveryRunReport>>;
+): Promise<LeasedOutcome<DailyReport | HourlyReport | DeliveryRunReport | WatchlistReport>>;
 export function runJob(
   ctx: JobServices,
   name: JobName,
   options: { date?: string; progress?: JobProgress } = {},
-): Promise<LeasedOutcome<DailyReport | HourlyReport | DeliveryRunReport>> {
+): Promise<LeasedOutcome<DailyReport | HourlyReport | DeliveryRunReport | WatchlistReport>> {
   if (name === 'deliveries') return runDeliveries(ctx);
+  if (name === 'watchlist') return runWatchlist(ctx);
   const leaseMs = ctx.config.JOB_LEASE_SECONDS * 1000;
   return name === 'daily'
     ? runLeased(ctx.jobLeases, LEASES.daily, leaseMs, () => runDailyPipeline(ctx, options))
@@ -158,6 +172,7 @@ const LEASES: Record<JobName, string> = {
   daily: 'pipeline:daily',
   hourly: 'pipeline:hourly',
   deliveries: 'deliveries',
+  watchlist: 'watchlist',
 };
 
 /**

@@ -8,6 +8,8 @@ export const SCHEDULES = {
   hourly: '30 * * * *',
   /** Saved-filter matching and sending what is due (retries with back-off need a short tick). */
   deliveries: '* * * * *',
+  /** Watched domains: lifecycle evidence, then the RDAP re-checks that are due. */
+  watchlist: '*/5 * * * *',
 } as const;
 
 /** Every minute: re-run a job whose lease lapsed because its holder died (see recoverInterruptedJobs). */

@@ -33,6 +33,20 @@ export class LifecycleService {
     return recheckDueCandidates(this.db, this.clock, this.rdap, { ...this.defaults, ...options });
   }
 
+  /** The current lifecycle status of those of these names the lifecycle follows (feed rows). */
+  async statusesOf(domains: readonly string[]): Promise<Map<string, string>> {
+    const statuses = new Map<string, string>();
+    for (let i = 0; i < domains.length; i += 500) {
+      const rows = await this.db
+        .selectFrom('feed_domains')
+        .select(['domain', 'status'])
+        .where('domain', 'in', domains.slice(i, i + 500))
+        .execute();
+      for (const row of rows) statuses.set(row.domain, row.status);
+    }
+    return statuses;
+  }
+
   async history(domain: string): Promise<TransitionView[]> {
     const rows = await this.db
       .selectFrom('domain_transitions')

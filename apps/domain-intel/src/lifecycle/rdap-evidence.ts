@@ -35,12 +35,9 @@ export function judgeRdapAnswer(current: PipelineStatus, lookup: RdapLookup): Rd
     };
   }
   const { record } = lookup;
-  const statuses = record.status.map((status) => status.toLowerCase());
   const detail = { source: record.rdap_sources[0] ?? null, status: record.status, checked_at: record.fetched_at };
   const evidenceKey = `rdap:${record.fetched_at}`;
-  let target: PipelineStatus | null = null;
-  if (statuses.includes(RDAP_PENDING_DELETE)) target = 'pending-delete';
-  else if (statuses.includes(RDAP_REDEMPTION) || statuses.includes(RDAP_PENDING_RESTORE)) target = 'redemption';
+  const target = deletionStatusOf(record.status);
 
   if (target) {
     if (target !== current && isForward(current, target)) {
@@ -55,4 +52,41 @@ export function judgeRdapAnswer(current: PipelineStatus, lookup: RdapLookup): Rd
     return { kind: 'transition', to: 'returned', evidence: 'rdap_active', evidenceKey, detail };
   }
   return { kind: 'unchanged', checkedAt: Date.parse(record.fetched_at) };
+}
+
+/** The deletion stage a registered name's RDAP status list puts it in, if any. */
+export function deletionStatusOf(rdapStatus: readonly string[]): 'redemption' | 'pending-delete' | null {
+  const statuses = rdapStatus.map((status) => status.toLowerCase());
+  if (statuses.includes(RDAP_PENDING_DELETE)) return 'pending-delete';
+  if (statuses.includes(RDAP_REDEMPTION) || statuses.includes(RDAP_PENDING_RESTORE)) return 'redemption';
+  return null;
+}
+
+/** Where any name stands by one registry answer (the watchlist follows names in and out of the pipeline). */
+export type RdapStanding =
+  | {
+      kind: 'registered' | 'redemption' | 'pending-delete';
+      /** When the registration expires (a registered name cannot start to drop before). */
+      expiresAt: number | null;
+      detail: { server: string | null; status: string[]; expires_at: string | null };
+    }
+  | { kind: 'available'; detail: { server: string } }
+  | { kind: 'unknown'; reason: string };
+
+/**
+ * The standing of a name by the registry's RDAP answer, whatever its lifecycle state: only the
+ * registry's own 404 is `available`; a registered name is in `redemption` or `pending-delete`
+ * when its status list says so (the same RFC 8056 statuses that move feed candidates), else
+ * `registered`; no answer is `unknown`.
+ */
+export function rdapStanding(lookup: RdapLookup): RdapStanding {
+  if (lookup.kind === 'unknown') return { kind: 'unknown', reason: lookup.reason };
+  if (lookup.kind === 'not_found') return { kind: 'available', detail: { server: lookup.source } };
+  const { record } = lookup;
+  const expiresAt = record.expires_at === null ? Number.NaN : Date.parse(record.expires_at);
+  return {
+    kind: deletionStatusOf(record.status) ?? 'registered',
+    expiresAt: Number.isNaN(expiresAt) ? null : expiresAt,
+    detail: { server: record.rdap_sources[0] ?? null, status: record.status, expires_at: record.expires_at },
+  };
 }

@@ -40,6 +40,16 @@ export class HttpRdapClient implements RdapClient {
     this.#options = options;
   }
 
+  /**
+   * Whether the bootstrap (or an override) names a server we may ask for this public suffix;
+   * null when the bootstrap file cannot be loaded, so nobody can tell.
+   */
+  async hasServerFor(suffix: string): Promise<boolean | null> {
+    const servers = await this.#options.bootstrap.serversFor(suffix);
+    if (servers.kind === 'unavailable') return null;
+    return servers.kind === 'servers' && this.#usable(servers.baseUrls).length > 0;
+  }
+
   async lookupDomain(name: string, options: RdapLookupOptions = {}): Promise<RdapLookup> {
     const { bootstrap, http } = this.#options;
     const budgetMs = options.deadline === undefined ? this.#options.defaultBudgetMs : options.deadline - Date.now();
@@ -50,10 +60,7 @@ export class HttpRdapClient implements RdapClient {
     const suffix = name.slice(name.indexOf('.') + 1);
     const servers = await bootstrap.serversFor(suffix);
     if (servers.kind === 'unavailable') return this.#unknown('upstream_error', servers.message);
-    const baseUrls =
-      servers.kind === 'servers'
-        ? servers.baseUrls.filter((url) => url.startsWith('https:') || this.#options.allowInsecure)
-        : [];
+    const baseUrls = servers.kind === 'servers' ? this.#usable(servers.baseUrls) : [];
     if (baseUrls.length === 0) return this.#unknown('no_rdap_server', `No RDAP server is known for .${suffix}.`);
 
     // A bootstrap entry may list several servers of the same registry: the next one is asked when
@@ -104,6 +111,11 @@ export class HttpRdapClient implements RdapClient {
       records: { registry: registryRecord, registrar: registrarRecord },
     };
     return { kind: 'found', record, raw: { registry: registry.body, registrar: registrarDocument } };
+  }
+
+  /** Base URLs we may use: https, or any in the insecure mode (tests, demo). */
+  #usable(baseUrls: readonly string[]): string[] {
+    return baseUrls.filter((url) => url.startsWith('https:') || this.#options.allowInsecure);
   }
 
   #fromFailure(failure: Extract<FetchOutcome, { kind: 'failure' }>): RdapLookup {

@@ -89,21 +89,58 @@ export function readContact(entity: Json): { contact: Contact; placeholders: Con
 }
 
 /**
- * ISO 3166-1 alpha-2 for what a server wrote: a code in any case (`no` → `NO`), or an English
- * name (`NORWAY` → `NO`). A value that is neither is kept as written rather than dropped.
+ * ISO 3166-1 alpha-2 for what a server wrote: a code in any case (`no` → `NO`), or a name in
+ * English (`NORWAY` → `NO`) or in another language (DK Hostmaster writes `Danmark`). A value that
+ * is none of these is kept as written rather than dropped.
  */
 export function isoCountry(value: string | null): string | null {
   if (value === null) return null;
   if (/^[a-z]{2}$/i.test(value) && countries.isValid(value.toUpperCase())) return value.toUpperCase();
-  return countries.getAlpha2Code(value, 'en') ?? value;
+  const english = countries.getAlpha2Code(value, 'en');
+  if (english) return english;
+  for (const language of countries.langs()) {
+    const code = countries.getAlpha2Code(value, language);
+    if (code) return code;
+  }
+  return value;
 }
 
-/** `["vcard", [...]]`, or the object some servers send instead (`{"vcard": [...]}`, `{"0": "vcard", "1": [...]}`). */
+/**
+ * `["vcard", [...]]`, or the objects some servers send instead: `{"vcard": [...]}`,
+ * `{"0": "vcard", "1": [...]}`, or `["vcard", {"fn": "…", "adr": [{"locality": […], …}]}]` (a map of
+ * properties, as DK Hostmaster sends it), turned into jCard properties.
+ */
 function jCardProperties(vcardArray: unknown): unknown[] {
-  if (Array.isArray(vcardArray)) return vcardArray[0] === 'vcard' ? asArray(vcardArray[1]) : [];
+  if (Array.isArray(vcardArray)) {
+    if (vcardArray[0] !== 'vcard') return [];
+    return isObject(vcardArray[1]) ? propertiesOfMap(vcardArray[1]) : asArray(vcardArray[1]);
+  }
   if (!isObject(vcardArray)) return [];
   if (Array.isArray(vcardArray.vcard)) return vcardArray.vcard;
   return vcardArray['0'] === 'vcard' ? asArray(vcardArray['1']) : [];
+}
+
+/** The ADR components by their vCard names (RFC 6350 §6.3.1 order). */
+const ADR_COMPONENTS = [
+  'post-office-box',
+  'extended-address',
+  'street-address',
+  'locality',
+  'region',
+  'postal-code',
+  'country-name',
+] as const;
+
+/** A vCard written as `{property: value | [value, …]}` as jCard properties (`[name, {}, "text", value]`). */
+function propertiesOfMap(card: Json): unknown[] {
+  const properties: unknown[] = [];
+  for (const [name, value] of Object.entries(card)) {
+    for (const one of Array.isArray(value) ? value : [value]) {
+      const structured = isObject(one) ? ADR_COMPONENTS.map((component) => textOf(one[component]) ?? '') : one;
+      properties.push([name, {}, 'text', structured]);
+    }
+  }
+  return properties;
 }
 
 function textOf(value: unknown): string | null {

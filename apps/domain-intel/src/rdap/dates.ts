@@ -3,11 +3,13 @@ import { DateTime } from 'luxon';
 /**
  * An RDAP `eventDate` as an ISO 8601 UTC string, or null when it is not a date. RFC 9083 asks for
  * RFC 3339 times; real servers also send `+0000` offsets, one-digit fractions, and times without
- * any offset. Those are read as UTC, never in the process's time zone, so the answer does not
+ * any offset, or a blank instead of the `T`. Those are read as UTC, never in the process's time zone, so the answer does not
  * depend on where the service runs.
  */
 export function rdapDate(value: string): string | null {
-  const date = DateTime.fromISO(value.trim(), { zone: 'utc' });
+  // DK Hostmaster writes `2017-03-10 20:06:29` (SQL style: a blank for the `T`, no offset).
+  let date = DateTime.fromISO(value.trim(), { zone: 'utc' });
+  if (!date.isValid) date = DateTime.fromSQL(value.trim(), { zone: 'utc' });
   return date.isValid ? date.toUTC().toISO() : null;
 }
 

@@ -10,6 +10,8 @@ import { SharedHostLimits } from './shared-host-limits.ts';
 import type { RdapClient } from './types.ts';
 
 export interface RdapEngine extends RdapClient {
+  /** Whether some RDAP server answers for the public suffix (null: the bootstrap cannot be loaded). */
+  hasServerFor(suffix: string): Promise<boolean | null>;
   close(): Promise<void>;
 }
 
@@ -57,6 +59,7 @@ export function createRdapEngine(
   });
   return {
     lookupDomain: (name, options) => client.lookupDomain(name, options),
+    hasServerFor: (suffix) => client.hasServerFor(suffix),
     async close() {
       await Promise.all([http.close(), bootstrap.close()]);
     },

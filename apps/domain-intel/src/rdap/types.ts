@@ -3,129 +3,24 @@
  * availability and suggestions use it. Change it only together with every user.
  */
 
-/** The fields of a published contact that a server can withhold. */
-export type WhoisContactField =
-  | 'name'
-  | 'organization'
-  | 'email'
-  | 'phone'
-  | 'fax'
-  | 'street'
-  | 'city'
-  | 'region'
-  | 'postal_code'
-  | 'country';
+import type { WhoisContacts, WhoisRegistrar, WhoisRecord as WhoisWireRecord } from '@repo/contracts/domain-intel';
 
-/** One contact of a domain (RFC 9083 entity) as we publish it; withheld fields are null. */
-export interface WhoisContact {
-  handle: string | null;
-  name: string | null;
-  organization: string | null;
-  email: string | null;
-  phone: string | null;
-  fax: string | null;
-  /** Street lines of the postal address. */
-  street: string[];
-  city: string | null;
-  region: string | null;
-  postal_code: string | null;
-  /** ISO 3166-1 alpha-2, also when the server wrote the country's name. */
-  country: string | null;
-  /** Our names of this contact's fields the server says it withheld (RFC 9537) or replaced by a placeholder. */
-  redacted_fields: WhoisContactField[];
-}
+// The WHOIS record is the wire record of packages/contracts (written once there, as a TypeBox
+// schema); these are its parts under the names the RDAP code uses.
+export type {
+  DelegationSignerRecord,
+  NameserverDetail,
+  RdapServerRecord,
+  Redaction,
+  WhoisContact,
+  WhoisContactField,
+} from '@repo/contracts/domain-intel';
 
-export type ContactRole = 'registrant' | 'administrative' | 'technical' | 'billing' | 'abuse';
+export type ContactRole = keyof WhoisContacts;
+export type RegistrarSummary = WhoisRegistrar;
 
-/** One RFC 9537 `redacted` member. */
-export interface Redaction {
-  name: string | null;
-  path: string | null;
-  method: string | null;
-  reason: string | null;
-}
-
-export interface DelegationSignerRecord {
-  key_tag: number | null;
-  algorithm: number | null;
-  digest_type: number | null;
-  digest: string | null;
-}
-
-export interface NameserverDetail {
-  name: string;
-  ipv4: string[];
-  ipv6: string[];
-}
-
-export interface RegistrarSummary {
-  name: string | null;
-  iana_id: string | null;
-  url: string | null;
-  abuse_email: string | null;
-  abuse_phone: string | null;
-  /** The registrar's handle at the server; some registries give nothing else. */
-  handle: string | null;
-}
-
-/** What one RDAP server (the registry, or the registrar) said about the domain. */
-export interface RdapServerRecord {
-  source: string;
-  registry_domain_id: string | null;
-  registrar: RegistrarSummary | null;
-  created_at: string | null;
-  updated_at: string | null;
-  expires_at: string | null;
-  transferred_at: string | null;
-  status: string[];
-  nameservers: string[];
-  contacts: Record<ContactRole, WhoisContact | null>;
-}
-
-/** Our structured WHOIS record, parsed from RFC 9083 responses. */
-export interface WhoisRecord {
-  domain: string;
-  unicode_name: string | null;
-  registered: boolean;
-  registrar: RegistrarSummary | null;
-  created_at: string | null;
-  updated_at: string | null;
-  expires_at: string | null;
-  nameservers: string[];
-  /** RDAP status strings as the registry sent them (RFC 8056 names, lowercase with spaces). */
-  status: string[];
-  dnssec: boolean | null;
-  registrant: {
-    name: string | null;
-    organization: string | null;
-    email: string | null;
-    country: string | null;
-    redacted: boolean;
-  } | null;
-  /** URLs asked, registry first. */
-  rdap_sources: string[];
-  /** Parts that could not be fetched, e.g. `registrar_record` when the related hop failed. */
-  missing: string[];
-  fetched_at: string;
-  /** The registry's handle of the domain (WHOIS "Registry Domain ID"). */
-  registry_domain_id: string | null;
-  transferred_at: string | null;
-  /** Whole days since `created_at`, as of the response. */
-  age_days: number | null;
-  /** Whole days until `expires_at` (negative once past), as of the response. */
-  expires_in_days: number | null;
-  /** `status` as EPP codes (RFC 5731/3915 via RFC 8056), e.g. `clientTransferProhibited`; unknown values kept as sent. */
-  status_epp: string[];
-  nameserver_details: NameserverDetail[];
-  dnssec_details: { delegation_signed: boolean | null; ds_records: DelegationSignerRecord[] };
-  contacts: Record<ContactRole, WhoisContact | null>;
-  /** The RFC 9537 `redacted` members of the registry and registrar answers. */
-  redactions: Redaction[];
-  /** The registrant is a known privacy or proxy service, not the holder. */
-  privacy_service: boolean;
-  /** The registry's and the registrar's answers, each with its source. */
-  records: { registry: RdapServerRecord; registrar: RdapServerRecord | null };
-}
+/** Our structured WHOIS record, parsed from RFC 9083 responses: the wire record less what the route adds. */
+export type WhoisRecord = Omit<WhoisWireRecord, 'cached' | 'raw'>;
 
 /** The RDAP documents behind a record, for `?raw=1`. */
 export interface RawRdapDocuments {

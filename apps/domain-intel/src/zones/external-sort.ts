@@ -19,25 +19,27 @@ export interface ExternalSortOptions {
 }
 
 /**
- * Sorts names in byte order (as `LC_ALL=C sort -u`) and drops duplicates, in bounded memory:
+ * Sorts batches of names in byte order (as `LC_ALL=C sort -u`) and drops duplicates, in bounded memory:
  * chunks of `chunkNames` are sorted in memory and spilled to gzip runs, then k-way merged.
  * Yields batches of names in order. Names are latin1 strings (one byte per character) without
  * newlines; empty names are dropped.
  */
 export async function* sortUnique(
-  names: AsyncIterable<string>,
+  batches: AsyncIterable<string[]>,
   options: ExternalSortOptions,
 ): AsyncGenerator<string[]> {
   const runDir = temporaryPath(options.tempDir, 'sort');
   const runs: string[] = [];
   try {
     const chunk = new SortChunk(options.chunkNames);
-    for await (const name of names) {
-      if (name.length === 0) continue; // a run file cannot tell an empty name from a blank line
-      chunk.add(name);
-      if (chunk.full) {
-        if (runs.length === 0) await mkdir(runDir, { recursive: true });
-        runs.push(await spillRun(chunk.sortedDistinct(), runDir, runs.length));
+    for await (const batch of batches) {
+      for (const name of batch) {
+        if (name.length === 0) continue; // a run file cannot tell an empty name from a blank line
+        chunk.add(name);
+        if (chunk.full) {
+          if (runs.length === 0) await mkdir(runDir, { recursive: true });
+          runs.push(await spillRun(chunk.sortedDistinct(), runDir, runs.length));
+        }
       }
     }
     if (runs.length === 0) {

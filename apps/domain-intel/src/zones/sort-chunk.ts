@@ -1,7 +1,7 @@
 /**
  * One in-memory chunk of the external sort. Names are copied into a byte arena (so they do not
  * keep alive the big decoded text they were cut from) and sorted by a numeric key made of their
- * first bytes, with a native typed-array sort; only names sharing that prefix are compared as
+ * first six bytes, with a native typed-array sort; only names sharing that prefix are compared as
  * bytes. Sorting a million strings with a JavaScript comparator is several times slower.
  */
 export class SortChunk {
@@ -62,20 +62,36 @@ export class SortChunk {
     const count = this.#count;
     const byBytes = (a: number, b: number) =>
       this.#arena.compare(this.#arena, this.#starts[b]!, this.#ends[b]!, this.#starts[a]!, this.#ends[a]!);
-    const keys = new Float64Array(count);
-    for (let i = 0; i < count; i++) keys[i] = this.#prefixKey(i) * INDEX_SPAN + i;
+    // key = the first PREFIX_BYTES ranks (6 bits each) above the index (INDEX_BITS), as one
+    // unsigned 64-bit integer written through its two 32-bit halves (no BigInt per name).
+    const keys = new BigUint64Array(count);
+    const words = new Uint32Array(keys.buffer);
+    for (let i = 0; i < count; i++) {
+      const prefix = this.#prefixKey(i);
+      words[2 * i + LOW] = (prefix % PREFIX_LOW_SPAN) * INDEX_SPAN + i;
+      words[2 * i + HIGH] = Math.floor(prefix / PREFIX_LOW_SPAN);
+    }
     if (this.#unranked) return Uint32Array.from({ length: count }, (_, i) => i).sort(byBytes);
     keys.sort();
     const order = new Uint32Array(count);
+    const prefixOf = (i: number) =>
+      words[2 * i + HIGH]! * PREFIX_LOW_SPAN + Math.floor(words[2 * i + LOW]! / INDEX_SPAN);
     let groupStart = 0;
+    let groupPrefix = count > 0 ? prefixOf(0) : 0;
     for (let i = 0; i <= count; i++) {
-      const prefix = i < count ? Math.floor(keys[i]! / INDEX_SPAN) : -1;
-      if (i > groupStart && (i === count || prefix !== Math.floor(keys[groupStart]! / INDEX_SPAN))) {
-        const group = new Uint32Array(i - groupStart);
-        for (let j = groupStart; j < i; j++) group[j - groupStart] = keys[j]! % INDEX_SPAN;
-        if (group.length > 1) group.sort(byBytes);
-        order.set(group, groupStart);
+      const prefix = i < count ? prefixOf(i) : -1;
+      if (i === count || prefix !== groupPrefix) {
+        if (i - groupStart === 1) {
+          order[groupStart] = words[2 * groupStart + LOW]! % INDEX_SPAN;
+        } else if (i > groupStart) {
+          // Only names sharing their whole prefix are compared byte by byte.
+          const group = new Uint32Array(i - groupStart);
+          for (let j = groupStart; j < i; j++) group[j - groupStart] = words[2 * j + LOW]! % INDEX_SPAN;
+          group.sort(byBytes);
+          order.set(group, groupStart);
+        }
         groupStart = i;
+        groupPrefix = prefix;
       }
     }
     return order;
@@ -109,7 +125,13 @@ const ALPHABET = '-.0123456789_abcdefghijklmnopqrstuvwxyz';
 const RANKS = new Uint8Array(256);
 for (let i = 0; i < ALPHABET.length; i++) RANKS[ALPHABET.charCodeAt(i)] = i + 1;
 const RANK_BASE = 64;
-const PREFIX_BYTES = 4;
-/** key = prefix * INDEX_SPAN + index must stay an exact double (< 2^53): 24 prefix bits + 26 index bits. */
-const INDEX_SPAN = 2 ** 26;
+/** 6 bytes of 6 bits: 36 prefix bits, and 26 index bits below them, fill 62 of a key's 64. */
+const PREFIX_BYTES = 6;
+const INDEX_BITS = 26;
+const INDEX_SPAN = 2 ** INDEX_BITS;
+/** The prefix bits that go in the key's low word, above the index: 32 - 26 = 6. */
+const PREFIX_LOW_SPAN = 2 ** (32 - INDEX_BITS);
 const MAX_NAMES = INDEX_SPAN;
+/** Which 32-bit half of a 64-bit key comes first in memory on this machine. */
+const LOW = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1 ? 0 : 1;
+const HIGH = 1 - LOW;

@@ -50,12 +50,16 @@ export class ZoneImporter {
     const tld = normalizeTld(request.tld);
     const date = assertSnapshotDate(request.date);
     return this.#locks.run(`${tld}/${date}`, async () => {
+      // The file first: a path that does not exist is an error even when the date is held already.
+      await assertReadableFile(request.file);
       const existing = await this.existingSnapshot(tld, date);
       if (existing) return existing;
-      await assertReadableFile(request.file);
       const { store, catalog } = this.options;
       const scan = readZoneFile(request.file, tld);
-      const sorted = sortUnique(scan.names, { tempDir: this.options.tempDir, chunkNames: this.options.sortChunkNames });
+      const sorted = sortUnique(scan.batches, {
+        tempDir: this.options.tempDir,
+        chunkNames: this.options.sortChunkNames,
+      });
       const staged = await store.stage(tld, date, sorted);
       try {
         await this.#assertPlausibleSize(tld, date, staged.names);

@@ -6,8 +6,12 @@ import { feedCoveringIndexesMigration } from './0031_feed_covering_indexes.ts';
 import { feedVersionMigration } from './0032_feed_version.ts';
 import { dashboardSessionsMigration } from './0060_dashboard_sessions.ts';
 import { dashboardSignInLinksMigration } from './0061_dashboard_sign_in_links.ts';
+import { dashboardSessionKeysMigration } from './0062_dashboard_session_keys.ts';
+import { pendingSignupsMigration } from './0064_pending_signups.ts';
+import { sentNoticesMigration } from './0065_sent_notices.ts';
 import { billingMigration } from './0070_billing.ts';
 import { deliveryMigration } from './0080_delivery.ts';
+import { watchlistMigration } from './0081_watchlist.ts';
 
 /**
  * Every migration of the service, one file each, run in name order on SQLite and Postgres.
@@ -21,6 +25,10 @@ export const migrations: MigrationSet = (dialect) => ({
   '0032_feed_version': feedVersionMigration(dialect),
   '0060_dashboard_sessions': dashboardSessionsMigration(dialect),
   '0061_dashboard_sign_in_links': dashboardSignInLinksMigration(dialect),
+  '0062_dashboard_session_keys': dashboardSessionKeysMigration(),
+  '0064_pending_signups': pendingSignupsMigration(dialect),
+  '0065_sent_notices': sentNoticesMigration(dialect),
   '0070_billing': billingMigration(dialect),
   '0080_delivery': deliveryMigration(dialect),
+  '0081_watchlist': watchlistMigration(dialect),
 });

@@ -1,6 +1,7 @@
+import type { FilterBatchData } from '@repo/contracts/domain-intel';
 import { CSV_HEADER, toCsvLine } from '../../feed/feed-row.ts';
 import type { Mailer } from '../../mail/index.ts';
-import type { FilterBatchData, MessageBody, MessageRow } from '../outbox.ts';
+import type { MessageBody, MessageRow } from '../outbox.ts';
 import type { TargetRow } from '../targets.ts';
 
 /** The mail of one filter batch: a short summary, and the rows as a CSV attachment. */

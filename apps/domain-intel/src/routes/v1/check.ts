@@ -1,6 +1,7 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import { Availability, Envelope } from '@repo/contracts/domain-intel';
 import { Counter } from 'prom-client';
+import { planRequired } from '../../accounts/plan-required.ts';
 import type { Plan } from '../../accounts/plans.ts';
 import { normalizeDomain, parseDomain } from '../../domain/normalize.ts';
 import { appError } from '../../error-catalogue.ts';
@@ -55,9 +56,7 @@ function assertPlanAllows(plan: Plan, count: number): void {
     });
   }
   if (count > 1 && !plan.features.bulkCheck) {
-    throw appError('plan_required', `Checking several domains in one call needs a Starter or Enterprise plan.`, {
-      details: { plan: plan.id, feature: 'bulk_check' },
-    });
+    throw planRequired('bulkCheck', plan, 'Checking several domains in one call needs a Starter or Enterprise plan.');
   }
   if (count > plan.maxDomainsPerCheck) {
     throw appError('too_many_domains', `Your plan allows ${plan.maxDomainsPerCheck} domains per call.`, {

@@ -1,33 +1,13 @@
-import { Type } from '@fastify/type-provider-typebox';
-import { Envelope } from '@repo/contracts/domain-intel';
-import type { FastifyInstance } from 'fastify';
-import { DeliveryRecord } from '../../delivery/schemas.ts';
-import { appError } from '../../error-catalogue.ts';
+import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
+import { DEFAULT_LIMIT, Delivery, Envelope, MAX_LIMIT, MAX_OFFSET } from '@repo/contracts/domain-intel';
 import { ok } from '../../http/envelope.ts';
+import { PagingQuery, parsePaging } from '../../http/paging.ts';
 import { keyedErrorResponses } from '../../http/schemas.ts';
 
-const MAX_LIMIT = 100;
-const MAX_OFFSET = 10_000;
+/** The delivery log pages like the feed. */
+const PAGING = { maxLimit: MAX_LIMIT, maxOffset: MAX_OFFSET, defaultLimit: DEFAULT_LIMIT };
 
-function integer(
-  raw: string | undefined,
-  name: 'limit' | 'offset',
-  min: number,
-  max: number,
-  fallback: number,
-): number {
-  if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw appError(`invalid_${name}`, `${name} must be a whole number from ${min} to ${max}; got "${raw}".`, {
-      details: {
-        parameter: name,
-      },
-    });
-  }
-  return Number(raw);
-}
-
-export default async function deliveriesRoute(app: FastifyInstance): Promise<void> {
+const deliveriesRoute: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/deliveries',
     {
@@ -38,16 +18,14 @@ export default async function deliveriesRoute(app: FastifyInstance): Promise<voi
         tags: ['account'],
         querystring: Type.Object({
           filter_id: Type.Optional(Type.String({ maxLength: 64, description: 'Only this saved filter' })),
-          limit: Type.Optional(Type.String({ description: `1-${MAX_LIMIT} (default 50)` })),
-          offset: Type.Optional(Type.String({ description: `0-${MAX_OFFSET}` })),
+          ...PagingQuery(PAGING.maxLimit, PAGING.maxOffset, PAGING.defaultLimit),
         }),
-        response: { 200: Envelope(Type.Array(DeliveryRecord)), ...keyedErrorResponses },
+        response: { 200: Envelope(Type.Array(Delivery)), ...keyedErrorResponses },
       },
     },
     async (request) => {
-      const query = request.query as { filter_id?: string; limit?: string; offset?: string };
-      const limit = integer(query.limit, 'limit', 1, MAX_LIMIT, 50);
-      const offset = integer(query.offset, 'offset', 0, MAX_OFFSET, 0);
+      const { query } = request;
+      const { limit, offset } = parsePaging(query, PAGING);
       const log = await app.ctx.outbox.log(request.caller!.accountId, {
         ...(query.filter_id ? { filterId: query.filter_id } : {}),
         limit,
@@ -56,4 +34,6 @@ export default async function deliveriesRoute(app: FastifyInstance): Promise<voi
       return ok(request, log, { limit, offset });
     },
   );
-}
+};
+
+export default deliveriesRoute;

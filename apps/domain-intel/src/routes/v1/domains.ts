@@ -1,7 +1,12 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
-import { EnvelopeWithMeta, FeedListMeta, FeedRecord } from '@repo/contracts/domain-intel';
+import {
+  EnvelopeWithMeta,
+  FeedFilterQuery,
+  FeedListMeta,
+  FeedPageQuery,
+  FeedRecord,
+} from '@repo/contracts/domain-intel';
 import { parseFeedFilters, parseFeedPage } from '../../feed/filters.ts';
-import { FeedFilterQuery, FeedPageQuery } from '../../feed/schemas.ts';
 import { ok } from '../../http/envelope.ts';
 import { keyedErrorResponses } from '../../http/schemas.ts';
 

@@ -1,10 +1,9 @@
 import { Readable } from 'node:stream';
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
-import type { FeedRecord } from '@repo/contracts/domain-intel';
+import { FeedFilterQuery, type FeedRecord } from '@repo/contracts/domain-intel';
 import { appError } from '../../error-catalogue.ts';
 import { CSV_HEADER, toCsvLine } from '../../feed/feed-row.ts';
 import { parseFeedFilters } from '../../feed/filters.ts';
-import { FeedFilterQuery } from '../../feed/schemas.ts';
 import { requirePlanFeature } from '../../http/plan-gate.ts';
 import { keyedErrorResponses } from '../../http/schemas.ts';
 

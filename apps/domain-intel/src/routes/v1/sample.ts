@@ -1,9 +1,11 @@
 import rateLimit from '@fastify/rate-limit';
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
-import { EnvelopeWithMeta, ErrorEnvelopeRef, FeedListMeta, FeedRecord } from '@repo/contracts/domain-intel';
+import { EnvelopeWithMeta, FeedListMeta, FeedRecord } from '@repo/contracts/domain-intel';
+import { rateLimitResetAsUnixTime } from '@repo/server-kit';
 import { parseDomain } from '../../domain/normalize.ts';
 import { appError } from '../../error-catalogue.ts';
 import { ok } from '../../http/envelope.ts';
+import { errorResponses } from '../../http/schemas.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -22,6 +24,7 @@ const sampleRoute: FastifyPluginAsyncTypebox = async (app) => {
         `The preview allows ${context.max} calls per day from one address; try again in ${context.after}, or use an API key.`,
       ),
   });
+  rateLimitResetAsUnixTime(app);
 
   app.get(
     '/sample',
@@ -44,8 +47,7 @@ const sampleRoute: FastifyPluginAsyncTypebox = async (app) => {
         querystring: Type.Object({ domain: Type.Optional(Type.String({ description: 'e.g. oldbrand.com' })) }),
         response: {
           200: EnvelopeWithMeta(Type.Array(FeedRecord, { maxItems: 1 }), FeedListMeta),
-          400: ErrorEnvelopeRef,
-          429: ErrorEnvelopeRef,
+          ...errorResponses(400, 429),
         },
       },
     },

@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
-import { Envelope, ErrorEnvelopeRef, SnapshotInfo } from '@repo/contracts/domain-intel';
+import { Envelope, SnapshotInfo } from '@repo/contracts/domain-intel';
 import { appError } from '../../error-catalogue.ts';
 import { ok } from '../../http/envelope.ts';
 import { requirePlanFeature } from '../../http/plan-gate.ts';
-import { keyedErrorResponses } from '../../http/schemas.ts';
+import { errorResponses, keyedErrorResponses } from '../../http/schemas.ts';
 import { assertSnapshotDate } from '../../zones/index.ts';
 
 const snapshotsRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -63,7 +63,7 @@ const snapshotsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: Type.Object({ tld: Type.String(), date: Type.String() }),
         response: {
           200: Type.Unsafe<Readable>({ description: 'text/plain, one name per line', type: 'string' }),
-          404: ErrorEnvelopeRef,
+          ...errorResponses(404),
           ...keyedErrorResponses,
         },
       },

@@ -1,14 +1,12 @@
-import { Type } from '@fastify/type-provider-typebox';
-import { Envelope } from '@repo/contracts/domain-intel';
+import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
+import { Envelope, WhoisRecord } from '@repo/contracts/domain-intel';
 import type { AppError } from '@repo/server-kit';
-import type { FastifyInstance } from 'fastify';
 import { Counter } from 'prom-client';
 import { normalizeDomain } from '../../domain/normalize.ts';
 import { appError } from '../../error-catalogue.ts';
 import { ok } from '../../http/envelope.ts';
-import { keyedErrorResponses } from '../../http/schemas.ts';
+import { errorResponses, keyedErrorResponses } from '../../http/schemas.ts';
 import type { RdapLookup } from '../../rdap/types.ts';
-import { WhoisRecordSchema } from './whois-schema.ts';
 
 /** How a lookup without a record is told to the caller. */
 function lookupError(name: string, lookup: Exclude<RdapLookup, { kind: 'found' }>): AppError {
@@ -27,7 +25,7 @@ function lookupError(name: string, lookup: Exclude<RdapLookup, { kind: 'found' }
   });
 }
 
-export default async function whoisRoute(app: FastifyInstance): Promise<void> {
+const whoisRoute: FastifyPluginAsyncTypebox = async (app) => {
   const lookups = new Counter({
     name: `${app.metrics.prefix}whois_lookups_total`,
     help: '/v1/whois RDAP lookups by outcome (found, not_found, or the unknown reason)',
@@ -56,16 +54,15 @@ export default async function whoisRoute(app: FastifyInstance): Promise<void> {
           ),
         }),
         response: {
-          200: Envelope(WhoisRecordSchema),
+          200: Envelope(WhoisRecord),
           ...keyedErrorResponses,
-          404: Type.Ref('ErrorEnvelope'),
-          422: Type.Ref('ErrorEnvelope'),
+          ...errorResponses(404, 422),
         },
       },
     },
     async (request) => {
-      const { name } = normalizeDomain((request.params as { name: string }).name);
-      const { raw } = request.query as { raw?: string };
+      const { name } = normalizeDomain(request.params.name);
+      const { raw } = request.query;
       const answer = await app.ctx.whois.lookup(name);
       lookups.inc({ outcome: answer.kind === 'unknown' ? answer.reason : answer.kind });
       if (answer.kind !== 'found') throw lookupError(name, answer);
@@ -73,4 +70,6 @@ export default async function whoisRoute(app: FastifyInstance): Promise<void> {
       return ok(request, { ...answer.record, cached: answer.cached, ...(withRaw ? { raw: answer.raw } : {}) });
     },
   );
-}
+};
+
+export default whoisRoute;
