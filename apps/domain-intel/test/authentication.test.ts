@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import net, { type AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { databaseTargets } from '@repo/server-kit/testing';
@@ -38,7 +39,7 @@ describe('authentication of /v1 calls', () => {
     ['two spaces', (k) => `Bearer  ${k}`, 'invalid_key'],
     ['two keys in one header', (k) => `Bearer ${k} Bearer ${k}`, 'invalid_key'],
     ['two keys comma-separated', (k) => `Bearer ${k}, Bearer ${k}`, 'invalid_key'],
-    ['a 16 KB header', () => `Bearer di_live_${'a'.repeat(16 * 1024)}`, 'invalid_key'],
+    ['a 15 KB header', () => `Bearer di_live_${'a'.repeat(15 * 1024)}`, 'invalid_key'],
     ['non-ASCII', (k) => `Bearer di_live_ключ${k.slice(12)}`, 'invalid_key'],
     ['a key of another prefix', (k) => `Bearer sk_live_${k.slice(8)}`, 'invalid_key'],
     ['a well-formed unknown key', () => `Bearer di_live_${'2'.repeat(44)}`, 'invalid_key'],
@@ -57,9 +58,67 @@ describe('authentication of /v1 calls', () => {
     });
   }
 
-  it('takes the first of two Authorization headers, as Node does, and still checks it strictly', async () => {
-    const response = await call(['Bearer nope', `Bearer ${key}`]);
-    assert.equal(response.statusCode, 401);
+  it('refuses two Authorization headers (light-my-request joins them with a comma)', async () => {
+    for (const headers of [
+      [`Bearer ${key}`, 'Bearer junk'],
+      ['Bearer nope', `Bearer ${key}`],
+    ]) {
+      const response = await call(headers);
+      assert.equal(response.statusCode, 401);
+      assert.equal(response.json().error.code, 'invalid_key');
+    }
+  });
+
+  describe('over a real socket', () => {
+    let port: number;
+    before(async () => {
+      await t.app.listen({ host: '127.0.0.1', port: 0 });
+      port = (t.app.server.address() as AddressInfo).port;
+    });
+
+    /** Sends header lines exactly as given (Node's client would merge or refuse some of them). */
+    function rawRequest(headerLines: string[]): Promise<{ status: number; body: string }> {
+      return new Promise((resolve, reject) => {
+        const socket = net.connect(port, '127.0.0.1');
+        let answer = '';
+        socket.on('data', (chunk) => {
+          answer += chunk.toString('latin1');
+        });
+        socket.on('error', reject);
+        socket.on('end', () => {
+          const [head = '', body = ''] = answer.split('\r\n\r\n');
+          resolve({ status: Number(head.split(' ')[1]), body });
+        });
+        socket.end(
+          `GET /v1/quota HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${headerLines.join('\r\n')}\r\n\r\n`,
+        );
+      });
+    }
+
+    it('refuses a second Authorization header after a valid one (Node would drop it): 401 invalid_key', async () => {
+      const valid = await rawRequest([`Authorization: Bearer ${key}`]);
+      assert.equal(valid.status, 200);
+      for (const lines of [
+        [`Authorization: Bearer ${key}`, 'Authorization: Bearer junk'],
+        ['Authorization: Bearer junk', `Authorization: Bearer ${key}`],
+        [`Authorization: Bearer ${key}`, `authorization: Bearer ${key}`],
+        [`Authorization: Bearer ${key}`, 'AUTHORIZATION: '],
+      ]) {
+        const refused = await rawRequest(lines);
+        assert.equal(refused.status, 401, lines.join(' | '));
+        assert.equal(JSON.parse(refused.body).error.code, 'invalid_key');
+        assert.match(JSON.parse(refused.body).error.message, /one Authorization header/);
+      }
+    });
+
+    it('answers a 15 KB header 401 invalid_key and a 16 KB one 431, before any route runs', async () => {
+      const long = await rawRequest([`Authorization: Bearer di_live_${'a'.repeat(15 * 1024)}`]);
+      assert.equal(long.status, 401);
+      assert.equal(JSON.parse(long.body).error.code, 'invalid_key');
+      // Node's limit is 16 KB for the request line and all headers together.
+      const tooLong = await rawRequest([`Authorization: Bearer di_live_${'a'.repeat(16 * 1024)}`]);
+      assert.equal(tooLong.status, 431);
+    });
   });
 
   it('never writes a key or the Authorization header into the logs', async () => {

@@ -6,6 +6,7 @@ import { type DatabaseTarget, databaseTargets } from '@repo/server-kit/testing';
 import { stripeSignatureHeader, type UpstreamSim } from '@repo/upstream-sim';
 import { startStripeSim, stripeEnv, submitHostedForm, WEBHOOK_SECRET } from './billing-helpers.ts';
 import { DashboardBrowser } from './dashboard-session.ts';
+import { recordedEvents } from './event-helpers.ts';
 import { bearer, createTestApp, type TestApp } from './helpers.ts';
 import { startSmtpServer, type TestSmtpServer } from './smtp-helpers.ts';
 
@@ -106,6 +107,10 @@ for (const target of databaseTargets()) {
       assert.equal(periodEnd, (item?.current_period_end as number) * 1000);
       const mail = smtp.received.find((entry) => entry.to.includes(email) && /ends on/.test(entry.raw));
       assert.ok(mail, 'the "subscription ending" mail was sent');
+      // …and the subscription.ending account event is recorded for the account's webhooks, once.
+      assert.deepEqual(await recordedEvents(t, account.account_id, 'subscription.ending'), [
+        { plan: 'enterprise', ends_at: new Date(periodEnd).toISOString() },
+      ]);
 
       clock.set(periodEnd - 1_000);
       assert.equal((await quotaOf(key)).statusCode, 200, 'still paid for');

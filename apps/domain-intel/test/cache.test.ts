@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createRedis } from '@repo/server-kit';
+import { connectRedis, createRedis } from '@repo/server-kit';
 import { redisTarget } from '@repo/server-kit/testing';
 import { type Cache, MemoryCache, RedisCache } from '../src/cache/cache.ts';
 
@@ -44,7 +44,7 @@ describe('cache', () => {
   const target = redisTarget();
   it('Redis follows the contract, namespaced', { skip: target.skip }, async () => {
     const run = target.provision();
-    const redis = createRedis({ url: target.url!, keyPrefix: run.keyPrefix });
+    const redis = await connectRedis(createRedis({ url: target.url!, keyPrefix: run.keyPrefix }));
     try {
       await exerciseContract(new RedisCache<Entry>(redis, { namespace: 'one' }));
       const one = new RedisCache<Entry>(redis, { namespace: 'one' });
@@ -63,8 +63,8 @@ describe('cache', () => {
   });
 
   it('a Redis that is down reads as a miss and drops writes instead of failing', async () => {
-    const redis = createRedis({ url: 'redis://127.0.0.1:1', keyPrefix: 'x:' });
-    redis.on('error', () => {});
+    const quiet = { warn() {}, info() {} };
+    const redis = createRedis({ url: 'redis://127.0.0.1:1', keyPrefix: 'x:', log: quiet });
     const errors: unknown[] = [];
     const cache = new RedisCache<Entry>(redis, { namespace: 'down', onError: (e) => errors.push(e) });
     try {

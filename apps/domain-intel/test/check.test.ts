@@ -32,6 +32,7 @@ for (const target of databaseTargets()) {
           CHECK_RESERVED_NAMES: JSON.stringify({ com: ['premium', 'nic.com'] }),
           CHECK_DEADLINE_MS: '1500',
           RDAP_BREAKER_MIN_REQUESTS: '1000',
+          METRICS_PUBLIC: '1',
         }),
       });
       starter = await t.keyFor('starter');

@@ -1,7 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 
 /**
- * A browser-like client of the dashboard over app.inject: keeps cookies and reads the CSRF
+ * A browser-like client of the HTML forms (dashboard, sign-up) over app.inject: keeps cookies and reads the CSRF
  * token from the last page, the way a person's browser would submit the forms.
  */
 export class DashboardBrowser {
@@ -11,10 +11,12 @@ export class DashboardBrowser {
   constructor(
     private readonly app: FastifyInstance,
     private readonly extraHeaders: Record<string, string> = {},
+    /** The client address the requests come from (per-address limits). */
+    private readonly remoteAddress?: string,
   ) {}
 
   async get(url: string): Promise<LightMyRequestResponse> {
-    return this.#remember(await this.app.inject({ method: 'GET', url, headers: this.#headers() }));
+    return this.#remember(await this.app.inject({ method: 'GET', url, headers: this.#headers(), ...this.#from() }));
   }
 
   /** Posts a form with the CSRF token of the last page unless `_csrf` is given. */
@@ -26,6 +28,7 @@ export class DashboardBrowser {
         url,
         headers: { ...this.#headers(), 'content-type': 'application/x-www-form-urlencoded' },
         payload: body.toString(),
+        ...this.#from(),
       }),
     );
   }
@@ -33,6 +36,10 @@ export class DashboardBrowser {
   async signIn(email: string, key: string): Promise<LightMyRequestResponse> {
     await this.get('/dashboard');
     return this.post('/dashboard/sign-in', { email, key });
+  }
+
+  #from(): { remoteAddress?: string } {
+    return this.remoteAddress ? { remoteAddress: this.remoteAddress } : {};
   }
 
   #headers(): Record<string, string> {

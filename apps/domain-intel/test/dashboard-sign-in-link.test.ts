@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { databaseTargets } from '@repo/server-kit/testing';
 import { DashboardBrowser } from './dashboard-session.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
+import { headerOf, linkIn, startSmtpServer, type TestSmtpServer } from './smtp-helpers.ts';
 
 /** Collects the app's log lines so the test can read the printed link like an operator would. */
 function logCollector() {
@@ -24,7 +25,7 @@ for (const target of databaseTargets()) {
     let log: ReturnType<typeof logCollector>;
     before(async () => {
       log = logCollector();
-      // Postgres is not the embedded mode, where links are on by default: switch them on.
+      // For an operator without mail: the links are printed to the log.
       t = await createTestApp({ target, env: { DASHBOARD_SIGN_IN_LINKS: 'log' }, logStream: log.stream });
     });
     after(async () => t?.close());
@@ -76,6 +77,50 @@ for (const target of databaseTargets()) {
       } finally {
         t.clock.set('2026-03-10T12:00:00Z');
       }
+    });
+  });
+}
+
+for (const target of databaseTargets()) {
+  describe(`dashboard sign-in links by e-mail (${target.name})`, { skip: target.skip }, () => {
+    let t: TestApp;
+    let smtp: TestSmtpServer;
+    before(async () => {
+      smtp = await startSmtpServer();
+      t = await createTestApp({ target, env: { SMTP_URL: smtp.url, PUBLIC_URL: 'https://di.example.test' } });
+    });
+    after(async () => {
+      await t?.close();
+      await smtp?.close();
+    });
+
+    it('mails a one-time link to a known address only, answering both the same; the link signs in once', async () => {
+      const email = `mailed-link-${Date.now()}@example.com`;
+      await t.keyFor('starter', email);
+      const browser = new DashboardBrowser(t.app);
+      const page = await browser.get('/dashboard');
+      assert.match(page.body, /We mail a link to the address of your account/);
+      const known = await browser.post('/dashboard/sign-in-link', { email });
+      const unknown = await browser.post('/dashboard/sign-in-link', { email: 'nobody@example.com' });
+      assert.equal(known.statusCode, 200);
+      assert.equal(unknown.statusCode, 200);
+      const notice = /a sign-in link valid for 15 minutes is on its way by e-mail/;
+      assert.match(known.body, notice);
+      assert.match(unknown.body, notice);
+
+      const mail = await smtp.nextMail();
+      assert.deepEqual(mail.to, [email]);
+      assert.match(headerOf(mail.raw, 'Subject') ?? '', /sign-in link/);
+      const link = linkIn(mail.raw, '/dashboard/sign-in-link');
+      assert.equal(link.origin, 'https://di.example.test');
+      const confirm = await browser.get(link.pathname + link.search);
+      assert.equal(confirm.statusCode, 200, 'opening the link (as a mail scanner would) does not sign in');
+      const token = link.searchParams.get('token')!;
+      assert.equal((await browser.post('/dashboard/sign-in-link/confirm', { token })).statusCode, 303);
+      assert.match((await browser.get('/dashboard')).body, new RegExp(email));
+      assert.equal((await browser.post('/dashboard/sign-in-link/confirm', { token })).statusCode, 400);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.equal(smtp.received.filter((entry) => entry.to.includes('nobody@example.com')).length, 0);
     });
   });
 }

@@ -1,74 +1,13 @@
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { databaseTargets } from '@repo/server-kit/testing';
-import { Webhook } from 'standardwebhooks';
 import { feedRow } from './feed-helpers.ts';
 import { bearer, createTestApp, type TestApp } from './helpers.ts';
 import { startSmtpServer, type TestSmtpServer } from './smtp-helpers.ts';
+import { startReceiver } from './webhook-receiver.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-
-interface Received {
-  id: string;
-  body: {
-    type: string;
-    data: { batch_id: string; sequence: number; rows: Array<{ domain: string }> } & Record<string, unknown>;
-  };
-}
-
-/** A webhook receiver on loopback that verifies every signature and answers as the test says. */
-async function startReceiver() {
-  const received: Received[] = [];
-  let secret = '';
-  let answer: 'ok' | 'fail' | 'hang' = 'ok';
-  const readBody = (request: IncomingMessage) =>
-    new Promise<string>((resolve) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    });
-  const server: Server = createServer(async (request, response) => {
-    const payload = await readBody(request);
-    if (answer === 'hang') return; // never answers: the sender's timeout must end it
-    if (answer === 'fail') {
-      response.writeHead(500).end('down');
-      return;
-    }
-    // Throws on a bad signature or a stale timestamp, which fails the test through a 400.
-    try {
-      const body = new Webhook(secret).verify(payload, request.headers as Record<string, string>) as Received['body'];
-      received.push({ id: String(request.headers['webhook-id']), body });
-      response.writeHead(204).end();
-    } catch {
-      response.writeHead(400).end('bad signature');
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    received,
-    setSecret: (value: string) => {
-      secret = value;
-    },
-    answer: (value: typeof answer) => {
-      answer = value;
-    },
-    /** Rows as a receiver that drops repeated webhook-ids (as Standard Webhooks asks) sees them. */
-    uniqueRows: () => {
-      const seen = new Set<string>();
-      return received
-        .filter((entry) => !seen.has(entry.id) && seen.add(entry.id))
-        .flatMap((entry) => entry.body.data.rows.map((row) => row.domain));
-    },
-    close: () => {
-      server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
 
 for (const target of databaseTargets()) {
   describe(`saved filters and delivery (${target.name})`, { skip: target.skip }, () => {
@@ -116,8 +55,21 @@ for (const target of databaseTargets()) {
       const second = await api('POST', '/account/filters', { name: 'two', filter: 'tld=net' }, free);
       assert.equal(second.statusCode, 403);
       assert.equal(second.json().error.code, 'plan_limit_reached');
+      // Free may add a webhook for its account events, but not e-mail or SFTP targets, nor filter delivery.
       const hook = await api('POST', '/account/targets', { kind: 'webhook', address: receiver.url }, free);
-      assert.equal(hook.json().error.code, 'plan_required');
+      assert.equal(hook.statusCode, 201, hook.body);
+      const mail = await api('POST', '/account/targets', { kind: 'email', address: 'me@example.com' }, free);
+      assert.equal(mail.json().error.code, 'plan_required');
+      assert.equal(mail.json().error.details.feature, 'delivery_targets');
+      await api('DELETE', `/account/filters/${first.json().data.filter_id}`, undefined, free);
+      const delivered = await api(
+        'POST',
+        '/account/filters',
+        { name: 'hooked', filter: 'tld=com', target_ids: [hook.json().data.target_id] },
+        free,
+      );
+      assert.equal(delivered.json().error.code, 'plan_required');
+      await api('POST', '/account/filters', { name: 'one', filter: { tld: 'com' } }, free);
       const list = await api('GET', '/account/filters', undefined, free);
       assert.deepEqual(
         list
@@ -128,6 +80,18 @@ for (const target of databaseTargets()) {
       // Not counted against the quota.
       const quota = await t.app.inject({ url: '/v1/quota', headers: bearer(free) });
       assert.equal(quota.json().data.used, 0);
+    });
+
+    it('never exceeds the saved-filter limit under concurrent adds (one account lock per add)', async () => {
+      const free = await t.keyFor('free');
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          api('POST', '/account/filters', { name: `race ${i}`, filter: 'tld=com' }, free),
+        ),
+      );
+      const statuses = answers.map((answer) => answer.statusCode).sort();
+      assert.deepEqual(statuses, [201, 403, 403, 403, 403, 403, 403, 403], answers.map((a) => a.body).join('\n'));
+      assert.equal((await api('GET', '/account/filters', undefined, free)).json().data.length, 1);
     });
 
     it('refuses private and loopback webhook targets outside the insecure mode', async () => {

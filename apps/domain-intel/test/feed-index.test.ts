@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { FEED_SORTS, FEED_STATUSES } from '@repo/contracts/domain-intel';
 import { databaseTargets } from '@repo/server-kit/testing';
 import fc from 'fast-check';
 import { FeedIndex } from '../src/feed/feed-index.ts';
-import { FEED_SORTS, FEED_STATUSES, type FeedFilters, type FeedPage } from '../src/feed/filters.ts';
+import type { FeedFilters, FeedPage } from '../src/feed/filters.ts';
 import { feedRow } from './feed-helpers.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
 

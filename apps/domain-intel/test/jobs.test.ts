@@ -50,8 +50,9 @@ for (const target of databaseTargets()) {
       const next = scheduler.nextRuns();
       assert.equal(next.daily?.toISOString().slice(11, 19), '06:00:00');
       assert.equal(next.hourly?.toISOString().slice(14, 19), '30:00');
+      assert.equal(Number(next.watchlist?.toISOString().slice(14, 16)) % 5, 0, 'the watchlist every 5 minutes');
       scheduler.stop();
-      assert.deepEqual(scheduler.nextRuns(), { daily: null, hourly: null, deliveries: null });
+      assert.deepEqual(scheduler.nextRuns(), { daily: null, hourly: null, deliveries: null, watchlist: null });
     });
 
     it('a lease is held by one process at a time, and taken over once it expires', async () => {

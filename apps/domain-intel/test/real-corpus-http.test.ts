@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { databaseTargets, tempDir } from '@repo/server-kit/testing';
 import type { ParsedDomain } from '../src/rdap/parse.ts';
 import { bearer, createTestApp } from './helpers.ts';
-import { EXPECTED, readReal, readRealJson, realFiles } from './real-corpus.ts';
+import { EXPECTED, rdapAnswers, readReal, realFiles } from './real-corpus.ts';
 import { type ReplayedAnswer, ReplayServer, readCassette } from './replay-server.ts';
 
 /**
@@ -37,11 +37,12 @@ if (process.env.TZ !== TOKYO) {
   });
 } else {
   interface Served {
+    /** The corpus answer (RdapAnswer.id, or the file of a recorded exchange). */
     file: string;
     name: string;
     answer: ReplayedAnswer;
-    /** What /v1/check must say. */
-    check: 'registered' | 'available' | 'unknown';
+    /** What /v1/check must say; `invalid`: the name is refused before anything is asked (400). */
+    check: 'registered' | 'available' | 'unknown' | 'invalid';
   }
 
   const rdapJson = (body: string | Buffer, status = 200): ReplayedAnswer => ({
@@ -53,19 +54,20 @@ if (process.env.TZ !== TOKYO) {
   /** Every corpus answer as the server sent it, under the name it is about. */
   function servedCorpus(): Served[] {
     const served: Served[] = [];
-    for (const file of realFiles('rdap')) {
-      const body = readRealJson(file);
+    for (const { id, text, body, recorded } of rdapAnswers()) {
       if (body.objectClassName === 'domain') {
         const name = String(body.ldhName).toLowerCase().replace(/\.$/, '');
-        served.push({ file, name, answer: rdapJson(readReal(file)), check: 'registered' });
+        // A reverse-DNS domain (RIPE's 6.0.193.in-addr.arpa) is no name anyone registers: refused.
+        const check = name.endsWith('.arpa') ? 'invalid' : 'registered';
+        served.push({ file: id, name, answer: recorded ?? rdapJson(text), check });
       } else {
         // An RDAP error body, sent with its own errorCode as the status: only a 404 one means "not registered".
         const status = Number(body.errorCode);
-        const name = `corpus-${path.basename(file, '.json')}.com`;
+        const name = `corpus-${path.basename(id, '.json').replace(/\W/g, '-')}.com`;
         served.push({
-          file,
+          file: id,
           name,
-          answer: rdapJson(readReal(file), status),
+          answer: rdapJson(text, status),
           check: status === 404 ? 'available' : 'unknown',
         });
       }
@@ -137,6 +139,13 @@ if (process.env.TZ !== TOKYO) {
         try {
           const key = await t.keyFor('enterprise');
           for (const entry of round) {
+            if (entry.check === 'invalid') {
+              const refused = await t.app.inject({ url: `/v1/check?domain=${entry.name}`, headers: bearer(key) });
+              assert.equal(refused.statusCode, 400, `${entry.file}: ${refused.body}`);
+              const whois = await t.app.inject({ url: `/v1/whois/${entry.name}`, headers: bearer(key) });
+              assert.equal(whois.statusCode, 400, `${entry.file}: ${whois.body}`);
+              continue;
+            }
             const check = await t.app.inject({ url: `/v1/check?domain=${entry.name}`, headers: bearer(key) });
             assert.equal(check.statusCode, 200, `${entry.file}: ${check.body}`);
             assert.equal(check.json().data[0].status, entry.check, `${entry.file}: ${check.body}`);

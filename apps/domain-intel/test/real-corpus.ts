@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ParsedDomain } from '../src/rdap/parse.ts';
+import { type ReplayedAnswer, readRawHttpResponse } from './replay-server.ts';
 
 /** The corpus of real upstream data (see fixtures/real/SOURCES.md for where each file comes from). */
 export const REAL_DIR = path.join(import.meta.dirname, 'fixtures', 'real');
@@ -22,6 +23,52 @@ export function readRealJson(file: string): Record<string, unknown> {
   return JSON.parse(readReal(file)) as Record<string, unknown>;
 }
 
+/** One RDAP answer of the corpus: a file of its own, or an example answer inside a registry's documentation. */
+export interface RdapAnswer {
+  /** `rdap/<server>/<file>.json`, or `docs/<file>.md#<name>` for an answer read out of a document. */
+  id: string;
+  /** The corpus file it comes from. */
+  file: string;
+  /** The JSON text as the file has it. */
+  text: string;
+  body: Record<string, unknown>;
+  /** For a recorded HTTP response: status and headers as the server sent them. */
+  recorded?: ReplayedAnswer;
+}
+
+/** The fenced JSON blocks of a Markdown document that are RDAP answers (a domain object or an error). */
+function answersInDocument(file: string): RdapAnswer[] {
+  const blocks = [...readReal(file).matchAll(/^```json\n([\s\S]*?)^```$/gm)].map((match) => match[1]!);
+  return blocks.flatMap((text) => {
+    const body = JSON.parse(text) as Record<string, unknown>;
+    const name = body.objectClassName === 'domain' ? body.ldhName : body.errorCode;
+    return name === undefined ? [] : [{ id: `${file}#${String(name)}`, file, text, body }];
+  });
+}
+
+/** The raw HTTP responses nicinfo recorded (`exchanges/nicinfo-*.txt`), each one RDAP answer. */
+function recordedResponses(): RdapAnswer[] {
+  return realFiles('exchanges')
+    .filter((file) => /\/nicinfo-[^/]+\.txt$/.test(file))
+    .map((file) => {
+      const recorded = readRawHttpResponse(readReal(file));
+      const text = String(recorded.body);
+      return { id: file, file, text, body: JSON.parse(text) as Record<string, unknown>, recorded };
+    });
+}
+
+/**
+ * Every RDAP answer of the corpus: the files under `rdap/`, the example answers of `docs/`, and
+ * the raw HTTP responses recorded by nicinfo (served with their own headers).
+ */
+export function rdapAnswers(): RdapAnswer[] {
+  const files = realFiles('rdap').map((file) => {
+    const text = readReal(file);
+    return { id: file, file, text, body: JSON.parse(text) as Record<string, unknown> };
+  });
+  return [...files, ...realFiles('docs').flatMap(answersInDocument), ...recordedResponses()];
+}
+
 /** Every file listed in SOURCES.md, so a file without its origin fails the corpus test. */
 export function filesWithSources(): Set<string> {
   const rows = readReal('SOURCES.md').split('\n');
@@ -29,7 +76,7 @@ export function filesWithSources(): Set<string> {
 }
 
 /**
- * Values read by hand off the raw files (never from the parser's output). Each entry names the
+ * Values read by hand off the raw files (keyed by RdapAnswer.id) (never from the parser's output). Each entry names the
  * quirk of the real server it pins down.
  */
 export const EXPECTED: Record<string, { name: string; expect: (record: ParsedDomain) => void }> = {
@@ -235,6 +282,240 @@ export const EXPECTED: Record<string, { name: string; expect: (record: ParsedDom
         method: 'removal',
         reason: 'Server policy',
       });
+    },
+  },
+  // CentralNic: `.0Z` fractions, a country written as a name beside a non-standard
+  // `ISO-3166-1-alpha-2` property, a street of empty components, one entity holding four roles.
+  'rdap/centralnic/nic.xyz.json': {
+    name: 'nic.xyz',
+    expect: (r) => {
+      assert.equal(r.registry_domain_id, 'D1465615-CNIC');
+      assert.equal(r.created_at, '2013-09-11T11:58:06.000Z');
+      assert.equal(r.expires_at, '2024-09-11T23:59:59.000Z');
+      assert.equal(r.updated_at, '2023-09-05T00:05:10.000Z');
+      assert.deepEqual(r.nameservers, ['x.nic.xyz', 'y.nic.xyz', 'z.nic.xyz', 'generationxyz.nic.xyz']);
+      assert.equal(r.registrar?.iana_id, '9999');
+      assert.equal(r.registrar?.name, 'CentralNic Ltd');
+      assert.equal(r.registrar?.abuse_email, 'ops@centralnic.com');
+      assert.equal(r.registrar?.abuse_phone, '+44.2033880600');
+      assert.equal(r.contacts.registrant?.organization, 'XYZ.COM LLC');
+      assert.equal(r.contacts.registrant?.region, 'NV');
+      assert.equal(r.contacts.registrant?.country, 'US');
+      assert.deepEqual(r.contacts.registrant?.street, []);
+      assert.equal(r.contacts.billing?.organization, 'XYZ.COM LLC');
+      assert.equal(r.dnssec, false);
+      assert.ok(r.status_epp.includes('serverRenewProhibited'));
+    },
+  },
+  // Verisign, example.com: six DS records, an abuse contact whose every value is empty.
+  'rdap/verisign/example.com.json': {
+    name: 'example.com',
+    expect: (r) => {
+      assert.equal(r.registrar?.iana_id, '376');
+      assert.equal(r.registrar?.name, 'RESERVED-Internet Assigned Numbers Authority');
+      assert.equal(r.registrar?.abuse_email, null);
+      assert.equal(r.registrar?.abuse_phone, null);
+      assert.equal(r.created_at, '1995-08-14T04:00:00.000Z');
+      assert.equal(r.dnssec_details.delegation_signed, true);
+      assert.equal(r.dnssec_details.ds_records.length, 6);
+      assert.deepEqual(r.dnssec_details.ds_records[5], {
+        key_tag: 31406,
+        algorithm: 8,
+        digest_type: 2,
+        digest: 'F78CF3344F72137235098ECBBD08947C2C9001C7F6A085A17F518B5D8F6B916D',
+      });
+      assert.deepEqual(r.nameservers, ['a.iana-servers.net', 'b.iana-servers.net']);
+    },
+  },
+  // DK Hostmaster: the jCard as a map of properties, the country in Danish, SQL-style dates
+  // (a blank for the `T`, no offset) and a bare date; no registrar entity at all.
+  'docs/dk-hostmaster-rdap-service-specification.md#eksempel.dk': {
+    name: 'eksempel.dk',
+    expect: (r) => {
+      assert.equal(r.created_at, '2016-09-14T00:00:00.000Z');
+      assert.equal(r.updated_at, '2017-03-10T20:06:43.000Z');
+      assert.equal(r.expires_at, null);
+      assert.deepEqual(r.nameservers, ['auth01.ns.dk-hostmaster.dk', 'auth02.ns.dk-hostmaster.dk']);
+      assert.deepEqual(r.status, ['active']);
+      assert.equal(r.dnssec, false);
+      assert.deepEqual(r.contacts.registrant, {
+        handle: 'DKHM1-DK',
+        name: 'DK Hostmaster A/S',
+        organization: null,
+        email: null,
+        phone: null,
+        fax: null,
+        street: ['Kalvebod Brygge 45,3'],
+        city: 'København V',
+        region: null,
+        postal_code: '1560',
+        country: 'DK',
+        redacted_fields: [],
+      });
+      assert.equal(r.registrant?.name, 'DK Hostmaster A/S');
+      assert.equal(r.registrant?.country, 'DK');
+    },
+  },
+  // AFNIC (another capture): `secureDns` instead of `secureDNS`, phone numbers as `text` values,
+  // nameserver addresses, IANA ID 9999 (registry operations).
+  'rdap/afnic/afnic.fr-secureDns.json': {
+    name: 'afnic.fr',
+    expect: (r) => {
+      assert.equal(r.dnssec, true);
+      assert.deepEqual(r.dnssec_details, {
+        delegation_signed: true,
+        ds_records: [
+          {
+            key_tag: 53080,
+            algorithm: 13,
+            digest_type: 2,
+            digest: 'EF2DC0C8CF1FDF2994E8C771E0F871949B83AF41A1BF594B484677F5A85A657B',
+          },
+        ],
+      });
+      assert.equal(r.created_at, '2001-12-10T23:00:00.000Z');
+      assert.equal(r.expires_at, '2029-07-18T08:26:59.000Z');
+      assert.equal(r.transferred_at, '2017-07-18T08:26:59.000Z');
+      assert.equal(r.updated_at, '2022-09-28T11:21:02.000Z');
+      assert.deepEqual(r.nameservers, ['ns3.nic.fr', 'ns2.nic.fr', 'ns1.nic.fr']);
+      assert.deepEqual(r.nameserver_details[0], {
+        name: 'ns3.nic.fr',
+        ipv4: ['192.134.0.49'],
+        ipv6: ['2001:660:3006:1::1:1'],
+      });
+      assert.equal(r.registrar?.iana_id, '9999');
+      assert.equal(r.registrar?.name, 'Registry Operations');
+      assert.equal(r.contacts.registrant?.name, 'ASS FRANC NOMMAGE INTERNET EN COOP');
+      assert.equal(r.contacts.registrant?.organization, null);
+      assert.equal(r.contacts.registrant?.phone, '+33.139308300');
+      assert.equal(r.contacts.registrant?.fax, '+33.139308301');
+      assert.equal(r.contacts.registrant?.email, 'contact@nic.fr');
+      assert.equal(r.contacts.registrant?.city, 'Saint Quentin en Yveline');
+      assert.equal(r.contacts.registrant?.postal_code, '78181');
+      assert.equal(r.contacts.registrant?.country, 'FR');
+      assert.equal(r.contacts.administrative?.email, 'david.chansard@nic.fr');
+    },
+  },
+  // RFC 9537 `emptyValue` (ICANN RDAP client's test file): the registrant's name is an empty `fn`.
+  'rdap/redacted/icann-rdap-example-1_empty_value.json': {
+    name: 'example-1.net',
+    expect: (r) => {
+      assert.deepEqual(r.contacts.registrant?.redacted_fields, ['name']);
+      assert.equal(r.contacts.registrant?.name, null);
+      assert.equal(r.contacts.registrant?.region, 'QC');
+      assert.equal(r.contacts.registrant?.country, 'CA');
+      assert.equal(r.redactions.length, 1);
+      assert.equal(r.redactions[0]?.name, 'Registrant Name');
+      assert.equal(r.redactions[0]?.method, 'emptyValue');
+      assert.equal(r.registrar?.iana_id, '1');
+      assert.equal(r.registrar?.abuse_email, 'abuse@organization.example');
+      assert.equal(r.registrant?.redacted, true);
+    },
+  },
+  // RFC 9537 `partialValue`, five redactions, the last one without `pathLang`.
+  'rdap/redacted/icann-rdap-example-2_partial_value.json': {
+    name: 'example-3.net',
+    expect: (r) => {
+      assert.deepEqual(r.contacts.registrant?.redacted_fields, ['city', 'name', 'postal_code', 'street']);
+      assert.deepEqual(r.contacts.technical?.redacted_fields, ['name']);
+      assert.equal(r.contacts.technical?.organization, 'Example Inc.');
+      assert.equal(r.contacts.technical?.city, 'Quebec');
+      assert.equal(r.contacts.technical?.postal_code, 'G1V 2M2');
+      assert.equal(r.contacts.technical?.country, 'CA');
+      assert.equal(r.redactions.length, 5);
+      assert.ok(r.redactions.every((redaction) => redaction.method === 'partialValue'));
+      assert.equal(r.expires_at, '2021-06-03T04:00:00.000Z');
+    },
+  },
+  // RIPE NCC (a reverse-DNS domain): `nameServers` spelled so, no registrar, a DS record,
+  // `secureDNS` members set to null, the handle equal to the name.
+  'rdap/ripe/6.0.193.in-addr.arpa.json': {
+    name: '6.0.193.in-addr.arpa',
+    expect: (r) => {
+      assert.deepEqual(r.nameservers, [
+        'manus.authdns.ripe.net',
+        'tinnie.arin.net',
+        'udns2.ultradns.net',
+        'ns3.afrinic.net',
+        'udns1.ultradns.net',
+        'ns3.lacnic.net',
+        'ns4.apnic.net',
+      ]);
+      assert.deepEqual(r.dnssec_details, {
+        delegation_signed: true,
+        ds_records: [
+          {
+            key_tag: 12856,
+            algorithm: 8,
+            digest_type: 2,
+            // Sent in lower case; the record gives hex digests in upper case.
+            digest: '5ef948af9c1e0805de8b9af84837e72421eea328262063771bc5c247bd96b40c'.toUpperCase(),
+          },
+        ],
+      });
+      assert.equal(r.updated_at, '2019-11-14T21:18:55.000Z');
+      assert.equal(r.created_at, null);
+      assert.equal(r.registrar, null);
+      assert.equal(r.contacts.registrant?.handle, 'RIPE-GII-MNT');
+      assert.equal(r.contacts.technical?.handle, 'GII-RIPE');
+    },
+  },
+  // NIC.br (raw HTTP response recorded by nicinfo, 2018): no registrar entity, the registrant a
+  // CNPJ handle with `legalRepresentative`, contacts nested under the registrant and repeated.
+  'exchanges/nicinfo-nic_br.txt': {
+    name: 'nic.br',
+    expect: (r) => {
+      assert.equal(r.registry_domain_id, 'nic.br');
+      assert.equal(r.created_at, '1997-07-11T12:00:00.000Z');
+      assert.equal(r.updated_at, '2007-06-06T14:01:55.000Z');
+      assert.equal(r.expires_at, null);
+      assert.deepEqual(r.nameservers, ['a.dns.br', 'b.dns.br', 'c.dns.br', 'd.dns.br', 'e.dns.br']);
+      assert.deepEqual(r.dnssec_details, {
+        delegation_signed: true,
+        ds_records: [
+          { key_tag: 57436, algorithm: 5, digest_type: 1, digest: 'CCB7D717A8868B8739A78FEC8FB60E62EBE2D89B' },
+        ],
+      });
+      assert.equal(r.contacts.registrant?.handle, '05506560000136');
+      assert.equal(r.contacts.registrant?.name, 'Núcleo de Inf. e Coord. do Ponto BR - NIC.BR');
+      assert.equal(r.contacts.administrative?.name, 'Frederico Augusto de Carvalho Neves');
+      assert.equal(r.contacts.technical?.handle, 'FAN');
+      assert.equal(r.contacts.billing?.handle, 'FAN');
+      assert.deepEqual(r.status, ['active']);
+    },
+  },
+  // CZ.NIC (raw HTTP response, CRLF): `+00:00` offsets, a FRED nsset beside `nameservers`,
+  // the registrar as a handle only.
+  'exchanges/nicinfo-foo_cz.txt': {
+    name: 'foo.cz',
+    expect: (r) => {
+      assert.equal(r.created_at, '2001-09-14T11:51:00.000Z');
+      assert.equal(r.expires_at, '2025-09-15T12:00:00.000Z');
+      assert.equal(r.updated_at, '2018-01-09T13:40:37.000Z');
+      assert.equal(r.transferred_at, '2006-10-28T14:55:00.000Z');
+      assert.deepEqual(r.nameservers, ['ns.forpsi.cz', 'ns.forpsi.it', 'ns.forpsi.net']);
+      assert.deepEqual(r.nameserver_details[0]?.ipv4, ['81.2.209.185']);
+      assert.equal(r.registrar?.handle, 'REG-INTERNET-CZ');
+      assert.equal(r.registrar?.iana_id, null);
+      assert.equal(r.contacts.registrant?.handle, 'ABARO');
+    },
+  },
+  // Verisign Labs' RDAP pilot (raw HTTP response, 2017): `secureDNS: null`, `~VRSN` handles,
+  // a charset of ISO-8859-1 on an ASCII body.
+  'exchanges/nicinfo-arin_net.txt': {
+    name: 'arin.net',
+    expect: (r) => {
+      assert.equal(r.registry_domain_id, '970402~VRSN');
+      assert.equal(r.dnssec, null);
+      assert.deepEqual(r.dnssec_details.ds_records, []);
+      assert.equal(r.created_at, '1996-12-19T00:00:00.000Z');
+      assert.equal(r.updated_at, '2017-02-23T12:15:01.000Z');
+      assert.equal(r.expires_at, '2024-06-13T18:33:47.000Z');
+      assert.deepEqual(r.nameservers, ['ns3.arin.net', 'u.arin.net', 'ns2.arin.net', 'ns1.arin.net']);
+      assert.deepEqual(r.nameserver_details[0]?.ipv4, ['199.5.26.108']);
+      assert.equal(r.registrar?.iana_id, '93');
+      assert.equal(r.registrar?.name, 'GKG.Net, Inc.~VRSN');
+      assert.deepEqual(r.status, ['client transfer prohibited']);
     },
   },
 };

@@ -58,6 +58,28 @@ export class ReplayServer {
   }
 }
 
+/** Headers whose value the replay server sets itself (length, framing, connection). */
+const FRAMING_HEADER = /^(content-length|transfer-encoding|connection)$/i;
+
+/**
+ * Reads a raw HTTP/1.1 response as recorded (nicinfo's `spec/recorded_responses`): status line,
+ * headers, a blank line, the body (already de-chunked). Line ends may be CRLF or LF.
+ */
+export function readRawHttpResponse(text: string): ReplayedAnswer {
+  const split = /\r?\n\r?\n/.exec(text);
+  if (!split) throw new Error('not an HTTP response: no blank line after the headers');
+  const [statusLine, ...headerLines] = text.slice(0, split.index).split(/\r?\n/);
+  const status = /^HTTP\/1\.[01] (\d{3})/.exec(statusLine ?? '');
+  if (!status) throw new Error(`not an HTTP status line: ${statusLine}`);
+  const headers: Record<string, string> = {};
+  for (const line of headerLines) {
+    const colon = line.indexOf(':');
+    const name = line.slice(0, colon).trim();
+    if (colon > 0 && !FRAMING_HEADER.test(name)) headers[name.toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  return { status: Number(status[1]), headers, body: text.slice(split.index + split[0].length).trimEnd() };
+}
+
 /** One exchange of a VCR cassette (Ruby `vcr`): request URI, then the response as recorded. */
 export interface CassetteExchange {
   uri: string;
@@ -78,7 +100,7 @@ export function readCassette(text: string): CassetteExchange[] {
     const headers: Record<string, string> = {};
     for (const [name, values] of Object.entries(response.headers)) {
       // Length and encoding are the replay server's own business.
-      if (/^(content-length|transfer-encoding|connection)$/i.test(name)) continue;
+      if (FRAMING_HEADER.test(name)) continue;
       headers[name.toLowerCase()] = values.join(', ');
     }
     const body = response.body.string;

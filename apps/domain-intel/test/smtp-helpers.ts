@@ -85,3 +85,28 @@ export function headerOf(raw: string, name: string): string | undefined {
   const line = unfolded.split(/\r?\n/).find((entry) => entry.toLowerCase().startsWith(`${name.toLowerCase()}:`));
   return line?.slice(name.length + 1).trim();
 }
+
+/**
+ * The text of a single-part mail as its reader sees it: the body after the headers, undone from
+ * its transfer encoding (nodemailer picks quoted-printable or base64 when lines are long).
+ */
+export function mailText(raw: string): string {
+  const split = raw.search(/\r?\n\r?\n/);
+  const body = raw.slice(split).replace(/^\r?\n\r?\n/, '');
+  const encoding = (headerOf(raw, 'Content-Transfer-Encoding') ?? '7bit').toLowerCase();
+  if (encoding === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  if (encoding === 'quoted-printable') {
+    const bytes = body
+      .replace(/=\r?\n/g, '')
+      .replace(/=([0-9A-F]{2})/gi, (_match, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+    return Buffer.from(bytes, 'latin1').toString('utf8');
+  }
+  return body;
+}
+
+/** The first link in a mail's text that starts with `prefix` (e.g. the service's /signup/confirm). */
+export function linkIn(raw: string, pathPrefix: string): URL {
+  const match = new RegExp(`https?://\\S+${pathPrefix.replace(/[/?]/g, '\\$&')}\\S*`).exec(mailText(raw));
+  if (!match) throw new Error(`no ${pathPrefix} link in the mail:\n${mailText(raw)}`);
+  return new URL(match[0]);
+}

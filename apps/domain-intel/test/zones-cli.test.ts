@@ -78,6 +78,22 @@ describe('domain-intel zones CLI', () => {
     assert.equal(diff.stdout, '- alpha.test\n+ delta.test\n');
   });
 
+  it('says a zone file does not exist before anything else, even for a date already imported', async () => {
+    const held = path.join(temp.dir, 'held.zone');
+    writeFileSync(held, zone(['alpha', 'beta', 'gamma']));
+    await cli('import', '--tld', 'test', '--file', held, '--date', '2026-03-20');
+    const missing = path.join(temp.dir, 'no-such.zone.gz');
+    // Not "already imported" with exit 0: the command refuses the path (a usage error, exit 2 in the binary) …
+    await assert.rejects(cli('import', '--tld', 'test', '--file', missing, '--date', '2026-03-20'), {
+      name: 'UsageError',
+      message: new RegExp(`The zone file ${missing.replaceAll('.', '\\.')} does not exist`),
+    });
+    // … and so does the service under it.
+    await assert.rejects(ctx.zones.importZoneFile({ tld: 'test', file: missing, date: '2026-03-20' }), {
+      code: 'zone_file_not_found',
+    });
+  });
+
   it('sync reports each TLD failure with its code and exits non-zero', async () => {
     const result = await cli('sync', '--tld', 'com', '--date', '2026-03-10');
     assert.equal(result.exitCode, 1);

@@ -1,11 +1,11 @@
 // A separate process for the shared-limit test: one RdapHttp, as an API instance or worker
 // builds it, sharing its per-host limits through Redis, fires COUNT lookups at TARGET at once
 // and prints how many got an answer. Env: REDIS_URL, KEY_PREFIX, TARGET, RATE, COUNT.
-import { createRedis } from '@repo/server-kit';
+import { connectRedis, createRedis } from '@repo/server-kit';
 import { RdapHttp } from '../../src/rdap/http.ts';
 import { SharedHostLimits } from '../../src/rdap/shared-host-limits.ts';
 
-const redis = createRedis({ url: process.env.REDIS_URL!, keyPrefix: process.env.KEY_PREFIX! });
+const redis = await connectRedis(createRedis({ url: process.env.REDIS_URL!, keyPrefix: process.env.KEY_PREFIX! }));
 const rate = Number(process.env.RATE);
 const http = new RdapHttp({
   allowInsecure: true,
