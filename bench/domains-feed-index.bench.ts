@@ -5,15 +5,15 @@
  * (with DATABASE_URL) Postgres. FEED_BENCH_ROWS rows (default 1 M). Figure: index p95 ÷ 20 ms
  * (target <= 1); SQL p95, build times and index memory alongside.
  */
-import { randomBytes } from 'node:crypto';
+
+import { FEED_SORTS } from '@repo/contracts/domain-intel';
 import { type Dialect, ManualClock, utcDate } from '@repo/server-kit';
-import { tempDir } from '@repo/server-kit/testing';
 import { loadDomainIntelConfig } from 'domain-intel/src/config.ts';
 import { createContext } from 'domain-intel/src/context.ts';
-import { FEED_SORTS, type FeedFilters, parseFeedFilters } from 'domain-intel/src/feed/filters.ts';
+import { type FeedFilters, parseFeedFilters } from 'domain-intel/src/feed/filters.ts';
 import type { Kysely } from 'kysely';
-import pg from 'pg';
 import { FEED_BENCH_TLDS, populateFeed } from './domains-feed-rows.ts';
+import { benchDatabase } from './lib/bench-database.ts';
 import { report } from './lib/harness.ts';
 
 const ROWS = Number(process.env.FEED_BENCH_ROWS ?? 1_000_000);
@@ -40,14 +40,12 @@ const percentile = (values: number[], p: number) => {
 };
 
 async function measure(dialect: Dialect): Promise<void> {
-  const temp = tempDir('bench-feed-index');
-  const schema = `bench_feed_${randomBytes(4).toString('hex')}`;
+  const database = await benchDatabase(dialect);
   const env = {
-    DATA_DIR: temp.dir,
+    ...database.env,
     LOG_LEVEL: 'silent',
     JOBS_SCHEDULER: 'off',
     FEED_COUNT_CACHE_SECONDS: '0',
-    ...(dialect === 'postgres' ? { DATABASE_URL: process.env.DATABASE_URL!, POSTGRES_SCHEMA: schema } : {}),
   };
   const clock = new ManualClock(new Date(NOW).toISOString());
   const sqlContext = await createContext(loadDomainIntelConfig(env), { clock });
@@ -109,13 +107,7 @@ async function measure(dialect: Dialect): Promise<void> {
   } finally {
     await memoryContext.close();
     await sqlContext.close();
-    temp.remove();
-    if (dialect === 'postgres') {
-      const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await client.connect();
-      await client.query(`drop schema if exists ${schema} cascade`);
-      await client.end();
-    }
+    await database.cleanup();
   }
 }
 

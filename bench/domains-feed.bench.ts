@@ -11,14 +11,12 @@
  * enriched rows out of a million, with auth and quota, costs at most ~50 hello-worlds; the
  * uncached-total scenario is expected to miss it and shows what the `total` cache saves.
  */
-import { randomBytes } from 'node:crypto';
 import { type Dialect, utcDate } from '@repo/server-kit';
-import { tempDir } from '@repo/server-kit/testing';
 import { loadDomainIntelConfig } from 'domain-intel/src/config.ts';
 import { createContext } from 'domain-intel/src/context.ts';
 import type { Kysely } from 'kysely';
-import pg from 'pg';
 import { populateFeed } from './domains-feed-rows.ts';
+import { benchDatabase } from './lib/bench-database.ts';
 import { type DomainIntelInfo, startDomainIntel } from './lib/domain-intel.ts';
 import { benchRounds, reportAgainstHelloWorld, type ServerProcess, startHelloWorld } from './lib/harness.ts';
 
@@ -47,12 +45,10 @@ const scenarios: Array<{ name: string; query: string; uncachedTotal?: boolean; t
 ];
 
 async function measure(dialect: Dialect): Promise<void> {
-  const temp = tempDir('bench-feed');
-  const schema = `bench_feed_${randomBytes(4).toString('hex')}`;
+  const database = await benchDatabase(dialect);
   const env = {
-    DATA_DIR: temp.dir,
+    ...database.env,
     JOBS_SCHEDULER: 'off',
-    ...(dialect === 'postgres' ? { DATABASE_URL: process.env.DATABASE_URL!, POSTGRES_SCHEMA: schema } : {}),
   };
   const servers: ServerProcess<DomainIntelInfo>[] = [];
   const hello = await startHelloWorld();
@@ -89,13 +85,7 @@ async function measure(dialect: Dialect): Promise<void> {
   } finally {
     await hello.close();
     for (const server of servers) await server.close();
-    temp.remove();
-    if (dialect === 'postgres') {
-      const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await client.connect();
-      await client.query(`drop schema if exists ${schema} cascade`);
-      await client.end();
-    }
+    await database.cleanup();
   }
 }
 
