@@ -92,12 +92,19 @@ await platform.listen({ host, port: port('PLATFORM_PORT', 3100) });
 
 const sampleApp = await startSampleApp({ host, port: port('SAMPLE_APP_PORT', 3200), platformUrl: urls.platform, env });
 
+// Sign-up confirmations and dashboard sign-in links go by mail; without SMTP_URL the demo writes them as files.
+const mailGoes =
+  ctx.mailer?.transport === 'outbox'
+    ? `written to ${path.join(dataDir, 'outbox')}/*.eml`
+    : `through ${ctx.mailer?.transport ?? 'nothing'}`;
+
 log(`
 Everything is running (data in ${dataDir}; Ctrl+C stops it all).
 
 Domain Intelligence API   ${urls.domainIntel}
   API reference           ${urls.domainIntel}/docs
   Dashboard               ${urls.domainIntel}/dashboard
+  Sign-up                 ${urls.domainIntel}/signup   (account mail: ${mailGoes})
   Demo key (Enterprise)   ${demoKey.key}   (shown once; account ${demoEmail})
   Try                     curl -H "Authorization: Bearer ${demoKey.key}" "${urls.domainIntel}/v1/domains?limit=5"
 
