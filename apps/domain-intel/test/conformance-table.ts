@@ -48,9 +48,10 @@ function serverOf(answer: RdapAnswer): string | null {
 /** Hosts of the recorded exchanges, by name. */
 const EXCHANGE_HOSTS: Record<string, string> = {
   'rdap.org': 'rdap.org (redirects, its own 404)',
+  'rdap-bootstrap.arin.net': "ARIN's bootstrap redirector (302)",
   'rdap.verisign.com': 'Verisign (.com)',
   'rdap.centralnic.com': 'CentralNic (.design, 404)',
-  'rdap.nic.fr': 'AFNIC (.fr)',
+  'rdap.nic.fr': 'AFNIC (.fr, 200 and its own 404 error list)',
 };
 
 const ERROR_SERVERS: Record<string, string> = {

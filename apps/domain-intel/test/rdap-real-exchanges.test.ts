@@ -99,6 +99,27 @@ describe('RDAP HTTP behaviour against replayed real exchanges', () => {
     assert.equal(lookup.kind, 'found', JSON.stringify(lookup));
   });
 
+  it("AFNIC's own 404 error list (2026: `errors[].errorCode` NOT_FOUND_DOMAIN_NAME_WITH_NAME) means not registered", async () => {
+    const { answer } = registryExchange(
+      'jarthod-queries_the_authoritative_server_directly_from_the_bundled_bootstrap_files',
+    );
+    assert.equal(answer.status, 404);
+    assert.equal(answer.headers['content-type'], 'application/json');
+    server.answer('/afnic/domain/jsiqpmcurt.fr', answer);
+    const lookup = await engine.lookupDomain('jsiqpmcurt.fr');
+    assert.equal(lookup.kind, 'not_found', JSON.stringify(lookup));
+  });
+
+  it('a JSON error list that names no missing domain is still unknown', async () => {
+    server.answer('/gateway/domain/errors-list.test', {
+      status: 404,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ errors: [{ errorCode: 'ROUTE_NOT_FOUND', message: 'No route' }] }),
+    });
+    const lookup = await engine.lookupDomain('errors-list.test');
+    assert.equal(lookup.kind === 'unknown' && lookup.reason, 'malformed_response');
+  });
+
   for (const [file, contentType] of [
     ['cdn-nosuchkey.xml', 'application/xml'],
     ['gateway-message.json', 'application/json'],

@@ -291,7 +291,7 @@ export class RdapHttp {
 /**
  * A 404 makes a name "available", the one answer we must never give by mistake, so only an RDAP
  * server's own 404 counts: an empty body, or an RDAP error object (RFC 9083 §6, `errorCode`) sent
- * as JSON. A CDN's XML, a gateway's `{"message":"Not Found"}`, a plain-text or HTML page (with or
+ * as JSON, or a registry's own JSON error naming a missing domain (AFNIC's, below). A CDN's XML, a gateway's `{"message":"Not Found"}`, a plain-text or HTML page (with or
  * without a content type) is some other server talking, and tells nothing about the name.
  */
 function readNotFound(host: string, headers: Record<string, string | string[] | undefined>, text: string): Exchange {
@@ -309,10 +309,24 @@ function readNotFound(host: string, headers: Record<string, string | string[] | 
       if (errorCode !== undefined ? Number(errorCode) === 404 : Array.isArray(value.rdapConformance)) {
         return { status: 404 };
       }
+      if (saysNoSuchDomain(value)) return { status: 404 };
     }
   }
   const what = contentType === '' ? 'a body without a content type' : `"${contentType.split(';')[0]}"`;
   throw new UpstreamFailure('malformed_response', `${host} answered 404 with ${what}, not an RDAP answer.`);
+}
+
+/**
+ * AFNIC's RDAP server (rdap.nic.fr, recorded in 2026) answers an unknown .fr name with its own
+ * error list instead of an RFC 9083 error object:
+ * `{"errors":[{"errorCode":"NOT_FOUND_DOMAIN_NAME_WITH_NAME","message":"No domain corresponding to …"}]}`.
+ * Only a code that names a missing domain counts; any other list is still not an answer.
+ */
+function saysNoSuchDomain(value: Record<string, unknown>): boolean {
+  const errors = Array.isArray(value.errors) ? value.errors : [];
+  return errors.some(
+    (error) => isRecord(error) && typeof error.errorCode === 'string' && /^NOT_FOUND_DOMAIN/.test(error.errorCode),
+  );
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
