@@ -171,6 +171,20 @@ describe('RFC 9083 parsing, across registries', () => {
     });
   });
 
+  it('reads the card under `jscontact_card`, the member name of the current JSContact draft', () => {
+    // The same answer as above with the card under the member draft-ietf-regext-rdap-jscontact now
+    // names (and ICANN's icann-rdap client reads): it must give the same registrant.
+    const body = fixture('registrar-jscontact');
+    const [registrant] = body.entities as Record<string, unknown>[];
+    registrant!.jscontact_card = registrant!.jscard;
+    delete registrant!.jscard;
+    body.rdapConformance = ['rdap_level_0', 'jscontact'];
+    const parsed = parseDomainObject(body, 'jscontact-example.net');
+    assert.equal(parsed.registrant?.name, 'Kari Nordmann');
+    assert.equal(parsed.registrant?.organization, 'Nordmann AS');
+    assert.equal(parsed.contacts.registrant?.phone, '+47.22123456');
+  });
+
   it('refuses what is not a domain object; tolerates missing members', () => {
     assert.throws(() => parseDomainObject({ objectClassName: 'entity' }, 'a.com'), MalformedRdapError);
     assert.throws(() => parseDomainObject({ errorCode: 404, title: 'Not Found' }, 'a.com'), MalformedRdapError);

@@ -3,7 +3,9 @@ import type { WhoisContactField } from './types.ts';
 
 /**
  * Reading contacts out of RDAP entities (RFC 9083 §5.1): jCard (RFC 7095) in `vcardArray`,
- * or JSContact (RFC 9553) in `jscard` as the RDAP JSContact extension carries it. Real servers
+ * or JSContact (RFC 9553) as the RDAP JSContact extension carries it: `jscontact_card` in the
+ * current draft (draft-ietf-regext-rdap-jscontact; ICANN's reference client reads and writes that
+ * member), `jscard` in its earlier revisions. Real servers
  * differ: a vCard may come as an object, a number may be split over several `tel` entries,
  * a country may be a name instead of a code.
  */
@@ -69,7 +71,8 @@ export function entitiesWithRole(holder: Json, role: string): Json[] {
 
 /** The contact card of an entity, placeholders read as absent; `placeholders` names the fields that had one. */
 export function readContact(entity: Json): { contact: Contact; placeholders: ContactField[] } {
-  const raw = isObject(entity.jscard) ? readJsContact(entity.jscard) : readJCard(entity.vcardArray);
+  const card = [entity.jscontact_card, entity.jscard].find(isObject);
+  const raw = card ? readJsContact(card) : readJCard(entity.vcardArray);
   const placeholders: ContactField[] = [];
   const contact = emptyContact();
   for (const key of Object.keys(raw) as (keyof Contact)[]) {
