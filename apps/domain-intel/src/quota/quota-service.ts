@@ -1,6 +1,7 @@
 import { type AppError, type Clock, nextUtcMidnight, startOfUtcDay, utcDate } from '@repo/server-kit';
 import type { Caller } from '../accounts/caller.ts';
 import { appError } from '../error-catalogue.ts';
+import { CoalescedTakes } from './coalesced-takes.ts';
 import { type DailyUsage, HISTORY_DAYS, type QuotaStore } from './quota-store.ts';
 
 const DAY_MS = 86_400_000;
@@ -20,17 +21,22 @@ export interface QuotaStatus {
  * is the HTTP layer's decision (see http/authentication.ts); this only counts.
  */
 export class QuotaService {
+  readonly #takes: CoalescedTakes;
+
   constructor(
     private readonly store: QuotaStore,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.#takes = new CoalescedTakes(store);
+  }
 
+  /** Takes one unit for a call (calls of the same turn share one store call: see CoalescedTakes). */
   async consume(caller: Caller): Promise<QuotaStatus> {
     const now = this.clock.now();
     const limit = caller.plan.dailyCallLimit;
     const resetsAt = nextUtcMidnight(now);
     const secondsToReset = Math.max(1, Math.ceil((resetsAt - now) / 1000));
-    const { allowed, used } = await this.store.consume(caller.accountId, utcDate(now), limit, secondsToReset);
+    const { allowed, used } = await this.#takes.takeOne(caller.accountId, utcDate(now), limit, secondsToReset);
     return { allowed, limit, used, remaining: limit === null ? null : Math.max(0, limit - used), resetsAt };
   }
 

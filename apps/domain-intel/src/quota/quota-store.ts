@@ -1,14 +1,15 @@
 /**
  * Daily call counters, one per account and UTC day. Implementations must be exact under
- * concurrency and across processes: `consume` never lets a call past the limit.
+ * concurrency and across processes: `take` never takes a unit past the limit, and every unit it
+ * says it took is counted (committed) before it returns.
  */
 export interface QuotaStore {
   /**
-   * Takes one unit if the account is under `limit` (null: unlimited, still counted).
-   * Returns whether it was taken and the count after the attempt. The counter may be
-   * dropped `secondsToReset` from now (the next 00:00 UTC).
+   * Takes up to `units` units while the account is under `limit` (null: unlimited, still
+   * counted): all of them, or as many as are left. Returns how many were taken and the count
+   * after the attempt. The counter may be dropped `secondsToReset` from now (the next 00:00 UTC).
    */
-  consume(accountId: string, day: string, limit: number | null, secondsToReset: number): Promise<QuotaDecision>;
+  take(accountId: string, day: string, limit: number | null, units: number, secondsToReset: number): Promise<QuotaTake>;
   /** Gives back one unit taken today (the call failed on our side or upstream). */
   refund(accountId: string, day: string): Promise<void>;
   /** Units used on `day`. */
@@ -28,7 +29,9 @@ export interface DailyUsage {
   used: number;
 }
 
-export interface QuotaDecision {
-  allowed: boolean;
+export interface QuotaTake {
+  /** Units taken: `units`, or fewer (down to 0) when the limit was reached. */
+  taken: number;
+  /** The day's count after the attempt. */
   used: number;
 }

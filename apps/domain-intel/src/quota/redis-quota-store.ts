@@ -1,22 +1,25 @@
 import { type Redis, utcDate } from '@repo/server-kit';
 import type { Result } from 'ioredis';
-import { type DailyUsage, HISTORY_DAYS, type QuotaDecision, type QuotaStore } from './quota-store.ts';
+import { type DailyUsage, HISTORY_DAYS, type QuotaStore, type QuotaTake } from './quota-store.ts';
 
 // Check, increment and set the expiry in one atomic step: Redis runs a script alone.
 // ARGV[1] is the limit (-1: unlimited), ARGV[2] the seconds left until the next 00:00 UTC
-// by the service's clock (a relative expiry, so it holds whatever Redis's own clock says).
+// by the service's clock (a relative expiry, so it holds whatever Redis's own clock says),
+// ARGV[4] the units wanted: all of them are taken, or as many as the limit leaves.
 // KEYS[2] mirrors the day's count for the usage history and outlives the counter by
 // HISTORY_DAYS (ARGV[3] seconds); written in the same script, so the two never disagree.
-const CONSUME = `
+const TAKE = `
 local used = tonumber(redis.call('GET', KEYS[1]) or '0')
 local limit = tonumber(ARGV[1])
-if limit >= 0 and used >= limit then
+local take = tonumber(ARGV[4])
+if limit >= 0 then take = math.max(0, math.min(take, limit - used)) end
+if take == 0 then
   return {0, used}
 end
-used = redis.call('INCR', KEYS[1])
+used = redis.call('INCRBY', KEYS[1], take)
 redis.call('EXPIRE', KEYS[1], ARGV[2])
 redis.call('SET', KEYS[2], used, 'EX', ARGV[3])
-return {1, used}
+return {take, used}
 `;
 
 const REFUND = `
@@ -31,12 +34,13 @@ return 0
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    quotaConsume(
+    quotaTake(
       key: string,
       historyKey: string,
       limit: number,
       ttlSeconds: number,
       historyTtlSeconds: number,
+      units: number,
     ): Result<[number, number], Context>;
     quotaRefund(key: string, historyKey: string): Result<number, Context>;
   }
@@ -45,19 +49,26 @@ declare module 'ioredis' {
 /** Counters in Redis for many API instances: one key per account and day, gone after midnight. */
 export class RedisQuotaStore implements QuotaStore {
   constructor(private readonly redis: Redis) {
-    redis.defineCommand('quotaConsume', { numberOfKeys: 2, lua: CONSUME });
+    redis.defineCommand('quotaTake', { numberOfKeys: 2, lua: TAKE });
     redis.defineCommand('quotaRefund', { numberOfKeys: 2, lua: REFUND });
   }
 
-  async consume(accountId: string, day: string, limit: number | null, secondsToReset: number): Promise<QuotaDecision> {
-    const [allowed, used] = await this.redis.quotaConsume(
+  async take(
+    accountId: string,
+    day: string,
+    limit: number | null,
+    units: number,
+    secondsToReset: number,
+  ): Promise<QuotaTake> {
+    const [taken, used] = await this.redis.quotaTake(
       quotaKey(accountId, day),
       historyKey(accountId, day),
       limit ?? -1,
       secondsToReset,
       secondsToReset + (HISTORY_DAYS - 1) * 86_400,
+      units,
     );
-    return { allowed: allowed === 1, used };
+    return { taken, used };
   }
 
   async refund(accountId: string, day: string): Promise<void> {

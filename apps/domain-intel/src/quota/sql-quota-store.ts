@@ -1,39 +1,56 @@
 import { prepareQuery } from '@repo/server-kit';
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import type { DailyUsage, QuotaDecision, QuotaStore } from './quota-store.ts';
+import type { DailyUsage, QuotaStore, QuotaTake } from './quota-store.ts';
 
 /** Unlimited plans are still counted; the bound is the largest value of the integer column. */
 const UNLIMITED = 2_147_483_647;
 
 /**
- * One statement per call: insert the day's row or increment it only while under the limit.
- * Both SQLite and Postgres serialise the upsert on the row, so concurrent callers and
- * several API instances sharing the database can never exceed the limit.
+ * One statement per take: insert the day's row or add all the units only while they fit under
+ * the limit. Both SQLite and Postgres serialise the upsert on the row, so concurrent callers and
+ * several API instances sharing the database can never exceed the limit. When the units do not
+ * all fit (the last few of the day), they are taken one statement each, as many as are left.
  */
 export class SqlQuotaStore implements QuotaStore {
   /** Compiled once: this statement runs on every counted call. */
   readonly #increment;
 
   constructor(private readonly db: Kysely<DB>) {
-    this.#increment = prepareQuery(db, ['account', 'day', 0], (accountId: string, day: string, limit: number) =>
-      db
-        .insertInto('quota_usage')
-        .values({ account_id: accountId, day, used: sql.lit(1) })
-        .onConflict((conflict) =>
-          conflict
-            .columns(['account_id', 'day'])
-            .doUpdateSet({ used: sql`quota_usage.used + 1` })
-            .where('quota_usage.used', '<', limit),
-        )
-        .returning('used'),
+    // `used <= limit - units` (computed here) rather than `used + units <= limit`: no integer
+    // overflow near UNLIMITED.
+    this.#increment = prepareQuery(
+      db,
+      ['account', 'day', 1, 2, 3],
+      (accountId: string, day: string, units: number, added: number, usedAtMost: number) =>
+        db
+          .insertInto('quota_usage')
+          .values({ account_id: accountId, day, used: units })
+          .onConflict((conflict) =>
+            conflict
+              .columns(['account_id', 'day'])
+              .doUpdateSet({ used: sql`quota_usage.used + ${added}` })
+              .where('quota_usage.used', '<=', usedAtMost),
+          )
+          .returning('used'),
     );
   }
 
-  async consume(accountId: string, day: string, limit: number | null): Promise<QuotaDecision> {
-    const [row] = await this.#increment(accountId, day, limit ?? UNLIMITED);
-    if (row) return { allowed: true, used: row.used };
-    return { allowed: false, used: await this.used(accountId, day) };
+  async take(accountId: string, day: string, limit: number | null, units: number): Promise<QuotaTake> {
+    const bound = limit ?? UNLIMITED;
+    if (units <= bound) {
+      const [row] = await this.#increment(accountId, day, units, units, bound - units);
+      if (row) return { taken: units, used: row.used };
+    }
+    if (units === 1) return { taken: 0, used: await this.used(accountId, day) };
+    // Not all fit: one unit at a time, until the limit refuses one.
+    let taken = 0;
+    while (taken < units) {
+      const [row] = await this.#increment(accountId, day, 1, 1, bound - 1);
+      if (!row) break;
+      taken++;
+    }
+    return { taken, used: await this.used(accountId, day) };
   }
 
   async refund(accountId: string, day: string): Promise<void> {
