@@ -10,7 +10,7 @@
  */
 import { execFile } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -29,6 +29,8 @@ const RSS_LIMIT_MB = 512;
 interface Timed {
   ms: number;
   peakRssMb: number;
+  /** User + system CPU of the command and all its processes: far steadier than wall time on a shared machine. */
+  cpuS: number;
 }
 
 /** A zone in the shape CZDS serves: `owner. ttl in type rdata`, lower case, tab separated. */
@@ -61,6 +63,11 @@ async function writeZone(file: string, size: number): Promise<void> {
   await pipeline(Readable.from(lines()), createGzip({ level: 6 }), createWriteStream(file));
 }
 
+/** The 1-minute load average: the machine is shared, so every figure says how busy it was. */
+function loadAverage(): string {
+  return loadavg()[0]!.toFixed(1);
+}
+
 function coprimeStep(size: number): number {
   const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
   let step = Math.floor(size * 0.618_033_988_7) | 1;
@@ -68,17 +75,18 @@ function coprimeStep(size: number): number {
   return step;
 }
 
-/** Runs a command under GNU time; its wall time and the peak RSS of its largest process. */
+/** Runs a command under GNU time; its wall time, CPU time and the peak RSS of its largest process. */
 async function timed(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Timed> {
   const start = performance.now();
-  const { stderr } = await run('/usr/bin/time', ['-f', 'PEAK_RSS_KB=%M', command, ...args], {
+  const { stderr } = await run('/usr/bin/time', ['-f', 'PEAK_RSS_KB=%M CPU_S=%U+%S', command, ...args], {
     env,
     maxBuffer: 16 << 20,
   });
   const ms = performance.now() - start;
   const peak = /PEAK_RSS_KB=(\d+)/.exec(stderr)?.[1];
-  if (!peak) throw new Error(`GNU time printed no peak RSS: ${stderr}`);
-  return { ms, peakRssMb: Number(peak) / 1024 };
+  const cpu = /CPU_S=([\d.]+)\+([\d.]+)/.exec(stderr);
+  if (!peak || !cpu) throw new Error(`GNU time printed no peak RSS or CPU time: ${stderr}`);
+  return { ms, peakRssMb: Number(peak) / 1024, cpuS: Number(cpu[1]) + Number(cpu[2]) };
 }
 
 async function importWithCli(root: string, zone: string, date: string): Promise<Timed & { names: number }> {
@@ -102,6 +110,7 @@ async function main(): Promise<void> {
     try {
       const zone = path.join(root, 'com.zone.gz');
       await writeZone(zone, size);
+      const loadBefore = loadAverage();
       const ours = await importWithCli(root, zone, '2026-03-10');
       const shellOut = path.join(root, 'shell.txt.gz');
       const shell = await timed('bash', [
@@ -120,6 +129,11 @@ async function main(): Promise<void> {
         peak_rss_mb: ours.peakRssMb.toFixed(0),
         shell_peak_rss_mb: shell.peakRssMb.toFixed(0),
         names_per_s: Math.round(size / (ours.ms / 1000)),
+        import_cpu_s: ours.cpuS.toFixed(1),
+        shell_cpu_s: shell.cpuS.toFixed(1),
+        cpu_ratio: (ours.cpuS / shell.cpuS).toFixed(2),
+        load_before: loadBefore,
+        load_after: loadAverage(),
       };
       report({ name: `zone-import-${label}-vs-shell`, ratio: ours.ms / shell.ms, target: '<= 1', details });
       report({

@@ -115,6 +115,36 @@ describe('zone reader', () => {
     }),
   );
 
+  it('reads the bytes in place the same way whatever the spelling, and across gzip chunk edges', async () => {
+    // Each shape once in the fast path's way and once where only the tokenizer can be sure: mixed
+    // case, TTL and class in either order or absent, CRLF, owners omitted after a fast-path line,
+    // comments and parentheses; 40,000 names, so lines straddle the decompressor's 128 KiB chunks.
+    const lines = ['TEST.\t900\tIN\tSOA\ta.nic.test. h.nic.test. 1 2 3 4 5'];
+    const expectedNames: string[] = [];
+    const shapes = [
+      (name: string) => `${name}.test.\t172800\tin\tns\tns1.host.net.\n${name}.test.\t172800\tin\tns\tns2.host.net.`,
+      (name: string) => `${name.toUpperCase()}.TEST. IN 3600 NS NS1.HOST.NET.\r`,
+      (name: string) => `${name}.test. NS ns1.host.net.\n\tNS ns2.host.net.\n ds 1 13 2 abcd`,
+      (name: string) => `${name}.test. 60 IN NS ns1.host.net. ; a comment`,
+      (name: string) => `${name}.test. IN NS ( ns1.host.net. )`,
+      (name: string) => `ns1.${name}.test. IN A 192.0.2.1\n${name}.test.\tIN\tNS\tns1.${name}.test.`,
+    ];
+    for (let i = 0; i < 40_000; i++) {
+      const name = `n${i.toString(36)}`;
+      lines.push(shapes[i % shapes.length]!(name));
+      expectedNames.push(`${name}.test`);
+    }
+    lines.push('-bad-.test. IN NS ns.host.net.', 'a.b.test. IN NS ns.host.net.');
+    await withFile('shapes.zone.gz', gzipSync(`${lines.join('\n')}\n`), async (file) => {
+      const scan = readZoneFile(file, 'test');
+      const names: string[] = [];
+      for await (const name of scan.names) names.push(name);
+      assert.deepEqual(names, expectedNames);
+      assert.equal(scan.stats.skippedOwners, 1);
+      assert.equal(scan.stats.sawApexSoa, true);
+    })();
+  });
+
   it('reports a missing file clearly', async () => {
     await assert.rejects(namesOf('/nonexistent/zone.gz'), { code: 'zone_file_not_found' });
   });

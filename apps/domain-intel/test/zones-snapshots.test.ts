@@ -6,6 +6,7 @@ import { tempDir } from '@repo/server-kit/testing';
 import fc from 'fast-check';
 import { sortUnique } from '../src/zones/external-sort.ts';
 import { FileSnapshotStore } from '../src/zones/file-snapshot-store.ts';
+import { batchOf, type NameBatch, namesOf } from '../src/zones/name-batch.ts';
 import { diffSnapshots } from '../src/zones/snapshot-diff.ts';
 import { diffSortedLines, type NameChange } from '../src/zones/sorted-diff.ts';
 
@@ -25,13 +26,20 @@ async function collect<T>(source: AsyncIterable<T[]> | AsyncIterable<T>): Promis
   return out;
 }
 
+/** The names the sort yields, decoded. */
+async function sortedNames(batches: AsyncIterable<NameBatch>): Promise<string[]> {
+  const out: string[] = [];
+  for await (const batch of batches) out.push(...namesOf(batch));
+  return out;
+}
+
 async function* arrayOf<T>(items: T[]): AsyncGenerator<T> {
   yield* items;
 }
 
 /** Names in batches of up to three, as the zone reader hands them to the sort. */
-async function* batchesOf(names: string[]): AsyncGenerator<string[]> {
-  for (let start = 0; start < names.length; start += 3) yield names.slice(start, start + 3);
+async function* batchesOf(names: string[]): AsyncGenerator<NameBatch> {
+  for (let start = 0; start < names.length; start += 3) yield batchOf(names.slice(start, start + 3));
 }
 
 /** The text cut into chunks at the given offsets, to put chunk edges in the middle of lines. */
@@ -62,7 +70,7 @@ describe('external sort', () => {
     try {
       await fc.assert(
         fc.asyncProperty(names, fc.integer({ min: 1, max: 40 }), async (input, chunkNames) => {
-          const sorted = await collect(sortUnique(batchesOf(input), { tempDir: temp.dir, chunkNames }));
+          const sorted = await sortedNames(sortUnique(batchesOf(input), { tempDir: temp.dir, chunkNames }));
           assert.deepEqual(sorted, [...new Set(input)].sort(byteOrder));
         }),
         { numRuns: 60 },
@@ -87,7 +95,7 @@ describe('external sort', () => {
           async (input, chunkNames) => {
             const byLatin1 = (a: string, b: string) =>
               Buffer.compare(Buffer.from(a, 'latin1'), Buffer.from(b, 'latin1'));
-            const sorted = await collect(sortUnique(batchesOf(input), { tempDir: temp.dir, chunkNames }));
+            const sorted = await sortedNames(sortUnique(batchesOf(input), { tempDir: temp.dir, chunkNames }));
             assert.deepEqual(sorted, [...new Set(input.filter((name) => name.length > 0))].sort(byLatin1));
           },
         ),
@@ -101,7 +109,7 @@ describe('external sort', () => {
   it('puts "-" before "." as byte order does (a-b.com < a.com)', async () => {
     const temp = tempDir('zones-sort');
     try {
-      const sorted = await collect(
+      const sorted = await sortedNames(
         sortUnique(batchesOf(['a.com', 'a-b.com', 'a0.com']), { tempDir: temp.dir, chunkNames: 1 }),
       );
       assert.deepEqual(sorted, ['a-b.com', 'a.com', 'a0.com']);

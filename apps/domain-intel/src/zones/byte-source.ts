@@ -9,7 +9,7 @@ const GZIP_MAGIC = [0x1f, 0x8b] as const;
 /** zlib's default output chunk is 16 KiB; bigger chunks mean fewer JS round trips per byte. */
 const GUNZIP_CHUNK_BYTES = 128 * 1024;
 /** No master-file line is anywhere near this long; a file without newlines must not fill memory. */
-const MAX_LINE_CHARS = 1024 * 1024;
+export const MAX_LINE_BYTES = 1024 * 1024;
 
 export async function isGzipFile(file: string): Promise<boolean> {
   const handle = await open(file, 'r');
@@ -68,10 +68,10 @@ export async function* splitLines(chunks: AsyncIterable<Buffer>): AsyncGenerator
   for await (const chunk of chunks) {
     const lines = (partial + chunk.toString('latin1')).split('\n');
     partial = lines.pop() ?? '';
-    if (partial.length > MAX_LINE_CHARS) {
+    if (partial.length > MAX_LINE_BYTES) {
       throw new ZoneError(
         'zone_file_invalid',
-        `A line is longer than ${MAX_LINE_CHARS} bytes: this is not a zone file.`,
+        `A line is longer than ${MAX_LINE_BYTES} bytes: this is not a zone file.`,
       );
     }
     if (lines.length > 0) yield lines;

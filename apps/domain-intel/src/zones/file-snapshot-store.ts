@@ -7,6 +7,7 @@ import { createGzip } from 'node:zlib';
 import { sweepTemporaryFiles, temporaryPath } from '@repo/server-kit';
 import { describeReadFailure, openDecompressed, splitLines } from './byte-source.ts';
 import { ZoneError } from './errors.ts';
+import { batchOf, isNameBatch, type NameBatch, OrderCheck } from './name-batch.ts';
 import type { StagedSnapshot, WritableSnapshotStore } from './snapshot-store.ts';
 import { assertSnapshotDate, normalizeTld } from './validation.ts';
 
@@ -92,22 +93,22 @@ export class FileSnapshotStore implements WritableSnapshotStore {
     return { names, bytes: (await stat(this.fileOf(tld, date))).size };
   }
 
-  async stage(tld: string, date: string, sortedNames: AsyncIterable<string[]>): Promise<StagedSnapshot> {
+  async stage(
+    tld: string,
+    date: string,
+    sortedNames: AsyncIterable<readonly string[] | NameBatch>,
+  ): Promise<StagedSnapshot> {
     const target = this.fileOf(tld, date);
     await mkdir(path.dirname(target), { recursive: true });
     const temporary = temporaryPath(path.dirname(target), `.${date}`);
     let names = 0;
     async function* ordered() {
-      let previous = '';
-      for await (const batch of sortedNames) {
-        for (const name of batch) {
-          if (name <= previous) {
-            throw new Error(`Snapshot input is not sorted and distinct: "${name}" after "${previous}"`);
-          }
-          previous = name;
-        }
-        names += batch.length;
-        if (batch.length > 0) yield Buffer.from(`${batch.join('\n')}\n`, 'latin1');
+      const order = new OrderCheck();
+      for await (const input of sortedNames) {
+        const batch = isNameBatch(input) ? input : batchOf(input);
+        order.check(batch.bytes);
+        names += batch.count;
+        if (batch.count > 0) yield Buffer.from(batch.bytes.buffer, batch.bytes.byteOffset, batch.bytes.byteLength);
       }
     }
     try {

@@ -1,3 +1,5 @@
+import type { NameBatch } from './name-batch.ts';
+
 /**
  * Daily zone snapshots: per TLD and UTC date, the sorted (byte order, as `LC_ALL=C sort`),
  * de-duplicated list of second-level names delegated in that zone, as full lowercase ASCII
@@ -30,8 +32,8 @@ export interface WritableSnapshotStore extends SnapshotStore {
   has(tld: string, date: string): Promise<boolean>;
   /** The snapshot as newline-terminated bytes in sorted order, for byte-level merging. */
   readChunks(tld: string, date: string): AsyncIterable<Buffer>;
-  /** Writes sorted, distinct names (in batches) to a staged snapshot; refuses unsorted input. */
-  stage(tld: string, date: string, sortedNames: AsyncIterable<string[]>): Promise<StagedSnapshot>;
+  /** Writes sorted, distinct names (in batches, strings or packed) to a staged snapshot; refuses unsorted input. */
+  stage(tld: string, date: string, sortedNames: AsyncIterable<readonly string[] | NameBatch>): Promise<StagedSnapshot>;
   /** Names in a committed snapshot (streams it) and its compressed size. */
   measure(tld: string, date: string): Promise<{ names: number; bytes: number }>;
 }

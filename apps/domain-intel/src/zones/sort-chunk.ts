@@ -1,8 +1,10 @@
+import { compareBytes, type NameBatch } from './name-batch.ts';
+
 /**
- * One in-memory chunk of the external sort. Names are copied into a byte arena (so they do not
- * keep alive the big decoded text they were cut from) and sorted by a numeric key made of their
- * first six bytes, with a native typed-array sort; only names sharing that prefix are compared as
- * bytes. Sorting a million strings with a JavaScript comparator is several times slower.
+ * One in-memory chunk of the external sort. Names are copied as bytes into an arena and sorted by
+ * a numeric key made of their first six bytes, with a native typed-array sort; only names sharing
+ * that prefix are compared as bytes. Sorting a million strings with a JavaScript comparator is
+ * several times slower.
  */
 export class SortChunk {
   #arena = Buffer.allocUnsafe(1 << 20);
@@ -27,41 +29,68 @@ export class SortChunk {
     return this.#count >= this.capacity;
   }
 
-  add(name: string): void {
-    const bytes = name.length; // latin1: one byte per character
-    if (this.#used + bytes > this.#arena.length) this.#grow(bytes);
-    this.#arena.write(name, this.#used, bytes, 'latin1');
-    this.#starts[this.#count] = this.#used;
-    this.#used += bytes;
-    this.#ends[this.#count] = this.#used;
-    this.#count++;
+  /**
+   * Adds the newline-terminated names of packed[from…] until the chunk is full; returns where it
+   * stopped. Empty names are dropped.
+   */
+  addPacked(packed: Uint8Array, from = 0): number {
+    let position = from;
+    // A name is short (~15 bytes): one pass copies it and finds its end, no call per name.
+    const longest = Math.min(packed.length - position, MAX_NAME_BYTES);
+    while (position < packed.length && this.#count < this.capacity) {
+      if (this.#used + longest > this.#arena.length) this.#grow(longest);
+      const arena = this.#arena;
+      const start = this.#used;
+      let at = start;
+      while (position < packed.length) {
+        const code = packed[position++]!;
+        if (code === NEWLINE) break;
+        arena[at++] = code;
+        if (at - start > MAX_NAME_BYTES) throw new RangeError(`A name is longer than ${MAX_NAME_BYTES} bytes`);
+      }
+      if (at === start) continue;
+      this.#starts[this.#count] = start;
+      this.#ends[this.#count] = at;
+      this.#used = at;
+      this.#count++;
+    }
+    return position;
   }
 
-  /** The names in byte order without duplicates; empties the chunk. */
-  sortedDistinct(): string[] {
+  /** The names in byte order without duplicates, packed; empties the chunk. */
+  sortedDistinct(): NameBatch {
     const order = this.#order();
     const arena = this.#arena;
     const starts = this.#starts;
     const ends = this.#ends;
-    const out: string[] = [];
-    let previous = -1;
-    for (const index of order) {
+    const out = new Uint8Array(this.#used + this.#count);
+    let at = 0;
+    let count = 0;
+    let previousStart = 0;
+    let previousEnd = -1;
+    for (let i = 0; i < order.length; i++) {
+      const index = order[i]!;
       const start = starts[index]!;
       const end = ends[index]!;
-      if (previous !== -1 && arena.compare(arena, starts[previous]!, ends[previous]!, start, end) === 0) continue;
-      out.push(arena.toString('latin1', start, end));
-      previous = index;
+      if (sameBytes(arena, previousStart, previousEnd, start, end)) continue;
+      for (let j = start; j < end; j++) out[at++] = arena[j]!;
+      out[at++] = NEWLINE;
+      count++;
+      previousStart = start;
+      previousEnd = end;
     }
     this.#count = 0;
     this.#used = 0;
     this.#unranked = false;
-    return out;
+    return { bytes: out.subarray(0, at), count };
   }
 
   #order(): Uint32Array {
     const count = this.#count;
-    const byBytes = (a: number, b: number) =>
-      this.#arena.compare(this.#arena, this.#starts[b]!, this.#ends[b]!, this.#starts[a]!, this.#ends[a]!);
+    const arena = this.#arena;
+    const starts = this.#starts;
+    const ends = this.#ends;
+    const byBytes = (a: number, b: number) => compareBytes(arena, starts[a]!, ends[a]!, arena, starts[b]!, ends[b]!);
     // key = the first PREFIX_BYTES ranks (6 bits each) above the index (INDEX_BITS), as one
     // unsigned 64-bit integer written through its two 32-bit halves (no BigInt per name).
     const keys = new BigUint64Array(count);
@@ -119,6 +148,16 @@ export class SortChunk {
     this.#arena = bigger;
   }
 }
+
+const NEWLINE = 0x0a;
+
+function sameBytes(bytes: Uint8Array, a: number, aEnd: number, b: number, bEnd: number): boolean {
+  if (aEnd - a !== bEnd - b) return false;
+  for (let i = 0; i < bEnd - b; i++) if (bytes[a + i] !== bytes[b + i]) return false;
+  return true;
+}
+/** Far above any host name (253); bounds the arena room one name may need. */
+const MAX_NAME_BYTES = 64 * 1024;
 
 /** The characters of host names, in byte order, ranked 1..n; anything else is 0 (unranked). */
 const ALPHABET = '-.0123456789_abcdefghijklmnopqrstuvwxyz';

@@ -56,7 +56,7 @@ export class ZoneImporter {
       if (existing) return existing;
       const { store, catalog } = this.options;
       const scan = readZoneFile(request.file, tld);
-      const sorted = sortUnique(scan.batches, {
+      const sorted = sortUnique(scan.nameBatches, {
         tempDir: this.options.tempDir,
         chunkNames: this.options.sortChunkNames,
       });

@@ -1,5 +1,6 @@
-import { describeReadFailure, openDecompressed, splitLines } from './byte-source.ts';
+import { describeReadFailure, MAX_LINE_BYTES, openDecompressed } from './byte-source.ts';
 import { ZoneError } from './errors.ts';
+import { type NameBatch, NameBatchWriter, namesOf } from './name-batch.ts';
 import { isRecordType } from './rr-types.ts';
 
 /** What a pass over a zone file saw; complete once the name iteration has finished. */
@@ -16,10 +17,13 @@ export interface ZoneReadStats {
 export interface ZoneScan {
   /**
    * The second-level names delegated with NS records, lowercase, without trailing dot, in file
-   * order (consecutive repeats collapsed), in batches: one async step per name would cost more
-   * than reading it (~160 M of them for .com). Throws a ZoneError for a corrupt, truncated or
-   * invalid file: callers must not commit anything before this iteration has completed.
+   * order (consecutive repeats collapsed), packed as bytes in batches: one async step or one
+   * string per name would cost more than reading it (~160 M of them for .com). Throws a ZoneError
+   * for a corrupt, truncated or invalid file: callers must not commit anything before this
+   * iteration has completed. Iterate only one of `nameBatches`, `batches` and `names`.
    */
+  nameBatches: AsyncIterable<NameBatch>;
+  /** The same batches as strings. */
   batches: AsyncIterable<string[]>;
   /** The same names one at a time, for small files and tests. */
   names: AsyncIterable<string>;
@@ -39,9 +43,13 @@ const NEEDS_TOKENIZER = /["();\\]/;
  */
 export function readZoneFile(file: string, tld: string): ZoneScan {
   const stats: ZoneReadStats = { lines: 0, records: 0, delegationRecords: 0, skippedOwners: 0, sawApexSoa: false };
-  const batches = delegatedNames(file, tld, stats);
+  const nameBatches = delegatedNames(file, tld, stats);
+  const batches = (async function* () {
+    for await (const batch of nameBatches) yield namesOf(batch);
+  })();
   return {
     stats,
+    nameBatches,
     batches,
     names: (async function* () {
       for await (const batch of batches) yield* batch;
@@ -49,37 +57,68 @@ export function readZoneFile(file: string, tld: string): ZoneScan {
   };
 }
 
-async function* delegatedNames(file: string, tld: string, stats: ZoneReadStats): AsyncGenerator<string[]> {
+const NEWLINE = 0x0a;
+
+/**
+ * Reads the decompressed bytes line by line without decoding them: the fast path reads a line's
+ * bytes in place, and only a line it cannot be sure of becomes a string for the full tokenizer.
+ */
+async function* delegatedNames(file: string, tld: string, stats: ZoneReadStats): AsyncGenerator<NameBatch> {
   const parser = new MasterFileParser(tld === '.' ? '' : tld, stats, file);
-  let lastYielded = '';
+  const out = new NameBatchWriter({ foldCase: true });
+  /** The start of a line cut by the chunk edge, waiting for its end. */
+  let carry: Buffer | undefined;
   try {
     const source = await openDecompressed(file);
-    for await (const lines of splitLines(source)) {
-      const batch: string[] = [];
+    for await (const chunk of source as AsyncIterable<Buffer>) {
       let failure: unknown;
       try {
-        for (const line of lines) {
-          const name = parser.simpleLine(line) ?? parser.line(line);
-          if (name !== undefined && name !== NOTHING && name !== lastYielded) {
-            lastYielded = name;
-            batch.push(name);
+        let start = 0;
+        if (carry) {
+          const end = chunk.indexOf(NEWLINE);
+          if (end === -1) {
+            carry = Buffer.concat([carry, chunk]);
+            if (carry.length > MAX_LINE_BYTES) throw lineTooLong();
+            continue;
           }
+          const line = Buffer.concat([carry, chunk.subarray(0, end)]);
+          carry = undefined;
+          parser.bytesLine(line, 0, line.length, out);
+          start = end + 1;
         }
+        for (let end = chunk.indexOf(NEWLINE, start); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
+          parser.bytesLine(chunk, start, end, out);
+          start = end + 1;
+        }
+        if (start < chunk.length) {
+          carry = chunk.subarray(start);
+          if (carry.length > MAX_LINE_BYTES) throw lineTooLong();
+        }
+        parser.releaseChunk();
       } catch (error) {
         failure = error;
       }
       // The names before a bad line still come out first, as they would one at a time.
-      if (batch.length > 0) yield batch;
+      if (failure !== undefined || out.full) {
+        const batch = out.take();
+        if (batch) yield batch;
+      }
       if (failure !== undefined) throw failure;
     }
+    if (carry) parser.bytesLine(carry, 0, carry.length, out);
   } catch (error) {
+    const batch = out.take();
+    if (batch) yield batch;
     throw describeReadFailure(error, file);
   }
+  const batch = out.take();
+  if (batch) yield batch;
   parser.finish();
 }
 
-/** What `simpleLine` returns for a line it read completely that delegates nothing. */
-const NOTHING = '\0';
+function lineTooLong(): ZoneError {
+  return new ZoneError('zone_file_invalid', `A line is longer than ${MAX_LINE_BYTES} bytes: this is not a zone file.`);
+}
 
 /**
  * A line-at-a-time master-file parser that remembers only what the format carries from line to
@@ -88,10 +127,15 @@ const NOTHING = '\0';
 class MasterFileParser {
   #origin: string;
   #previousOwner: string | undefined;
+  /** The previous owner as bytes when the fast path read it: a string only if a later line needs it. */
+  #previousOwnerBytes: Buffer | undefined;
+  #previousOwnerStart = 0;
+  #previousOwnerEnd = 0;
   #pending: string[] | undefined;
   #pendingOwnerOmitted = false;
   #pendingLine = 0;
-  readonly #suffix: string;
+  readonly #suffixText: string;
+  readonly #suffix: Uint8Array;
 
   constructor(
     private readonly tld: string,
@@ -100,88 +144,132 @@ class MasterFileParser {
   ) {
     this.#origin = tld;
     // Every name is under the root: its delegations are single labels.
-    this.#suffix = tld === '' ? '' : `.${tld}`;
+    this.#suffixText = tld === '' ? '' : `.${tld}`;
+    this.#suffix = Buffer.from(this.#suffixText, 'latin1');
+  }
+
+  /** Reads the line in bytes[start, end) (without its newline), adding what it delegates to `out`. */
+  bytesLine(bytes: Buffer, start: number, end: number, out: NameBatchWriter): void {
+    if (this.#fastLine(bytes, start, end, out)) return;
+    const name = this.line(bytes.toString('latin1', start, end));
+    if (name !== undefined) out.addString(name);
+  }
+
+  /** The chunk the last lines were read from may be reused: keep only what outlives it. */
+  releaseChunk(): void {
+    if (this.#previousOwnerBytes) this.#previousOwner = this.#ownerFromBytes();
   }
 
   /**
    * The fast path for the line shape nearly every line of a registry's zone has,
    * `owner. [ttl] [IN] type rdata` with an absolute, unescaped owner and nothing that needs the
-   * tokenizer: read with character codes, without splitting the line or testing patterns. Returns
-   * the delegated name, NOTHING for a line read that delegates nothing, or undefined when the
-   * line is not of that shape (then `line` reads it; nothing has been counted yet).
+   * tokenizer: read in place from the bytes, without a string, a split or a pattern. Returns false
+   * when the line is not of that shape (then `line` reads it; nothing has been counted yet).
    */
-  simpleLine(text: string): string | undefined {
-    if (this.#pending) return undefined;
-    const length = text.length;
+  #fastLine(bytes: Buffer, lineStart: number, lineEnd: number, out: NameBatchWriter): boolean {
+    if (this.#pending) return false;
     // The owner: printable ASCII up to the first blank, absolute, without escapes.
-    let ownerEnd = 0;
-    let upper = false;
-    for (; ownerEnd < length; ownerEnd++) {
-      const code = text.charCodeAt(ownerEnd);
+    let ownerEnd = lineStart;
+    for (; ownerEnd < lineEnd; ownerEnd++) {
+      const code = bytes[ownerEnd]!;
       if (code === SPACE || code === TAB) break;
-      if (code < 0x21 || code > 0x7e || code === BACKSLASH || code === QUOTE || code === SEMICOLON) return undefined;
-      if (code === OPEN || code === CLOSE) return undefined;
-      if (code >= 0x41 && code <= 0x5a) upper = true;
+      if (NOT_IN_PLAIN_OWNER[code] === 1) return false;
     }
-    if (ownerEnd === 0 || ownerEnd === length || text.charCodeAt(ownerEnd - 1) !== DOT) return undefined;
-    if (text.charCodeAt(0) === DOLLAR) return undefined;
+    if (ownerEnd === lineStart || ownerEnd === lineEnd || bytes[ownerEnd - 1] !== DOT) return false;
+    if (bytes[lineStart] === DOLLAR) return false;
     // Up to two of TTL and class, then the type: each a run of non-blanks.
     let position = ownerEnd;
     let typeStart = -1;
     let typeEnd = -1;
     for (let token = 0; token < 3; token++) {
-      while (position < length && isBlank(text.charCodeAt(position))) position++;
+      while (position < lineEnd && isBlank(bytes[position]!)) position++;
       const start = position;
-      while (position < length && !isBlank(text.charCodeAt(position))) position++;
-      if (start === position) return undefined;
-      const first = text.charCodeAt(start);
-      if (token < 2 && first >= 0x30 && first <= 0x39 && isAllDigits(text, start, position)) continue;
-      if (
-        token < 2 &&
-        position - start === 2 &&
-        (first | 0x20) === 0x69 &&
-        (text.charCodeAt(start + 1) | 0x20) === 0x6e
-      ) {
+      while (position < lineEnd && !isBlank(bytes[position]!)) position++;
+      if (start === position) return false;
+      const first = bytes[start]!;
+      if (token < 2 && first >= 0x30 && first <= 0x39 && isAllDigits(bytes, start, position)) continue;
+      if (token < 2 && position - start === 2 && (first | 0x20) === 0x69 && (bytes[start + 1]! | 0x20) === 0x6e) {
         continue; // IN
       }
       typeStart = start;
       typeEnd = position;
       break;
     }
-    if (typeStart === -1) return undefined;
-    // Anything the tokenizer must see (quotes, parentheses, comments, escapes) sends the whole line there.
-    if (NEEDS_TOKENIZER.test(text)) return undefined;
+    if (typeStart === -1) return false;
+    // Anything the tokenizer must see (quotes, parentheses, comments, escapes) sends the whole
+    // line there; the owner has none of them.
+    for (let i = ownerEnd; i < lineEnd; i++) if (NEEDS_TOKENIZER_BYTE[bytes[i]!] === 1) return false;
     let rdata = typeEnd;
-    while (rdata < length && isBlank(text.charCodeAt(rdata))) rdata++;
-    const isNs = typeEnd - typeStart === 2 && isWord(text, typeStart, 'ns');
-    const isSoa = !isNs && typeEnd - typeStart === 3 && isWord(text, typeStart, 'soa');
-    if (!isNs && !isSoa && !this.#knownType(text.slice(typeStart, typeEnd))) return undefined;
-    if (isNs && rdata === length) return undefined; // the slow path reports the missing server
+    while (rdata < lineEnd && isBlank(bytes[rdata]!)) rdata++;
+    const isNs = typeEnd - typeStart === 2 && isWord(bytes, typeStart, 'ns');
+    const isSoa = !isNs && typeEnd - typeStart === 3 && isWord(bytes, typeStart, 'soa');
+    if (!isNs && !isSoa && !this.#knownType(bytes, typeStart, typeEnd)) return false;
+    if (isNs && rdata === lineEnd) return false; // the slow path reports the missing server
 
     this.stats.lines++;
     this.stats.records++;
-    const raw = text.slice(0, ownerEnd - 1);
-    const owner = upper ? raw.toLowerCase() : raw;
-    this.#previousOwner = owner;
+    this.#previousOwner = undefined;
+    this.#previousOwnerBytes = bytes;
+    this.#previousOwnerStart = lineStart;
+    this.#previousOwnerEnd = ownerEnd - 1;
     if (isSoa) {
-      if (owner === this.tld) this.stats.sawApexSoa = true;
-      return NOTHING;
+      if (this.#previous() === this.tld) this.stats.sawApexSoa = true;
+    } else if (isNs) {
+      this.#delegationBytes(bytes, lineStart, ownerEnd - 1, out);
     }
-    if (!isNs) return NOTHING;
-    return this.#delegation(owner) ?? NOTHING;
+    return true;
+  }
+
+  /** The owner of the last fast-path line, lowercase, without the trailing dot. */
+  #ownerFromBytes(): string {
+    const bytes = this.#previousOwnerBytes!;
+    this.#previousOwnerBytes = undefined;
+    return bytes.toString('latin1', this.#previousOwnerStart, this.#previousOwnerEnd).toLowerCase();
+  }
+
+  /** The owner of the previous record, for a line that omits its own. */
+  #previous(): string | undefined {
+    if (this.#previousOwnerBytes) this.#previousOwner = this.#ownerFromBytes();
+    return this.#previousOwner;
+  }
+
+  /** `#delegation` on an owner read in place (absolute, unescaped, printable ASCII). */
+  #delegationBytes(bytes: Buffer, start: number, end: number, out: NameBatchWriter): void {
+    const suffix = this.#suffix;
+    const labelEnd = end - suffix.length;
+    if (labelEnd < start || end === start) return; // the apex itself, or shorter than the zone's name
+    if (suffix.length > 0 && bytes[labelEnd] !== DOT) return;
+    for (let i = 1; i < suffix.length; i++) {
+      let code = bytes[labelEnd + i]!;
+      if (code >= 0x41 && code <= 0x5a) code |= 0x20;
+      if (code !== suffix[i]) return;
+    }
+    let valid = labelEnd > start && labelEnd - start <= 63;
+    for (let i = start; i < labelEnd; i++) {
+      const kind = LABEL_BYTE[bytes[i]!]!;
+      if (kind === LABEL_DOT) return; // a delegation below a second-level name: not ours
+      if (kind === 0 || (kind === LABEL_HYPHEN && (i === start || i === labelEnd - 1))) valid = false;
+    }
+    if (!valid) {
+      this.stats.skippedOwners++;
+      return;
+    }
+    this.stats.delegationRecords++;
+    out.add(bytes, start, end);
   }
 
   /** Whether a type token is a record type, remembered per spelling (a zone has a handful). */
-  #knownType(token: string): boolean {
-    let known = this.#typeSpellings.get(token);
+  #knownType(bytes: Buffer, start: number, end: number): boolean {
+    const key = end - start <= 6 ? spellingKey(bytes, start, end) : bytes.toString('latin1', start, end);
+    let known = this.#typeSpellings.get(key);
     if (known === undefined) {
-      known = isRecordType(token.toUpperCase());
-      this.#typeSpellings.set(token, known);
+      known = isRecordType(bytes.toString('latin1', start, end).toUpperCase());
+      this.#typeSpellings.set(key, known);
     }
     return known;
   }
 
-  readonly #typeSpellings = new Map<string, boolean>();
+  readonly #typeSpellings = new Map<number | string, boolean>();
 
   /** Feeds one physical line; returns the delegated name it completes, if any. */
   line(raw: string): string | undefined {
@@ -233,8 +321,9 @@ class MasterFileParser {
     let index = 0;
     let owner: string;
     if (ownerOmitted) {
-      if (this.#previousOwner === undefined) throw this.#invalid(lineNumber, 'a record without an owner name');
-      owner = this.#previousOwner;
+      const previous = this.#previous();
+      if (previous === undefined) throw this.#invalid(lineNumber, 'a record without an owner name');
+      owner = previous;
     } else {
       owner = this.#absolute(first, lineNumber);
       index = 1;
@@ -248,6 +337,7 @@ class MasterFileParser {
     const upperType = tokens[index]?.toUpperCase();
     if (upperType === undefined || !isRecordType(upperType)) throw this.#invalid(lineNumber, 'no record type');
     this.#previousOwner = owner;
+    this.#previousOwnerBytes = undefined;
     this.stats.records++;
 
     if (upperType === 'SOA') {
@@ -265,8 +355,8 @@ class MasterFileParser {
 
   /** The owner of an NS record when it is a second-level name of this zone we can take. */
   #delegation(owner: string): string | undefined {
-    if (owner === this.tld || !owner.endsWith(this.#suffix)) return undefined;
-    const label = owner.slice(0, owner.length - this.#suffix.length);
+    if (owner === this.tld || !owner.endsWith(this.#suffixText)) return undefined;
+    const label = owner.slice(0, owner.length - this.#suffixText.length);
     const escaped = label.includes('\\');
     if (!escaped && label.includes('.')) return undefined; // a delegation below a second-level name: not ours
     if (escaped || !SLD_LABEL.test(label)) {
@@ -365,22 +455,50 @@ const SEMICOLON = 0x3b;
 const OPEN = 0x28;
 const CLOSE = 0x29;
 
+/** Bytes that end the fast path inside an owner: controls, non-ASCII, and what needs the tokenizer. */
+const NOT_IN_PLAIN_OWNER = new Uint8Array(256);
+/** Bytes anywhere in a line that only the tokenizer reads right (NEEDS_TOKENIZER). */
+const NEEDS_TOKENIZER_BYTE = new Uint8Array(256);
+for (let code = 0; code < 256; code++) {
+  const tokenizer = code === QUOTE || code === OPEN || code === CLOSE || code === SEMICOLON || code === BACKSLASH;
+  NEEDS_TOKENIZER_BYTE[code] = tokenizer ? 1 : 0;
+  NOT_IN_PLAIN_OWNER[code] = code < 0x21 || code > 0x7e || tokenizer ? 1 : 0;
+}
+
+/** SLD_LABEL by bytes: letters (either case), digits and "_" anywhere; "-" inside only. */
+const LABEL_CHAR = 1;
+const LABEL_HYPHEN = 2;
+const LABEL_DOT = 3;
+const LABEL_BYTE = new Uint8Array(256);
+for (const char of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_') {
+  LABEL_BYTE[char.charCodeAt(0)] = LABEL_CHAR;
+}
+LABEL_BYTE[0x2d] = LABEL_HYPHEN;
+LABEL_BYTE[DOT] = LABEL_DOT;
+
 function isBlank(code: number): boolean {
   return code === SPACE || code === TAB || code === 0x0d;
 }
 
-function isAllDigits(text: string, start: number, end: number): boolean {
+function isAllDigits(bytes: Uint8Array, start: number, end: number): boolean {
   for (let i = start; i < end; i++) {
-    const code = text.charCodeAt(i);
+    const code = bytes[i]!;
     if (code < 0x30 || code > 0x39) return false;
   }
   return true;
 }
 
-/** Whether text[start…] spells `lowerWord` in any case. */
-function isWord(text: string, start: number, lowerWord: string): boolean {
+/** Whether bytes[start…] spells `lowerWord` in any case. */
+function isWord(bytes: Uint8Array, start: number, lowerWord: string): boolean {
   for (let i = 0; i < lowerWord.length; i++) {
-    if ((text.charCodeAt(start + i) | 0x20) !== lowerWord.charCodeAt(i)) return false;
+    if ((bytes[start + i]! | 0x20) !== lowerWord.charCodeAt(i)) return false;
   }
   return true;
+}
+
+/** Up to six bytes as one exact number (length above them), a Map key without a string. */
+function spellingKey(bytes: Uint8Array, start: number, end: number): number {
+  let key = end - start;
+  for (let i = start; i < end; i++) key = key * 256 + bytes[i]!;
+  return key;
 }
