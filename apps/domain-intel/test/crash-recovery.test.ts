@@ -9,7 +9,9 @@ import { promisify } from 'node:util';
 import { ManualClock, temporaryPath } from '@repo/server-kit';
 import { databaseTargets } from '@repo/server-kit/testing';
 import { recoverInterruptedJobs, runJob } from '../src/jobs/pipeline.ts';
-import { createTestApp, type TestApp } from './helpers.ts';
+import { feedRow } from './feed-helpers.ts';
+import { bearer, createTestApp, type TestApp } from './helpers.ts';
+import { startReceiver } from './webhook-receiver.ts';
 
 const processes = path.join(import.meta.dirname, 'processes');
 const run = promisify(execFile);
@@ -25,7 +27,11 @@ for (const target of databaseTargets()) {
     // The lease expiry is compared with the app clock; the killed process used the real one.
     const clock = new ManualClock(Date.now());
     before(async () => {
-      t = await createTestApp({ target, clock, env: { TRACKED_TLDS: 'com', JOB_LEASE_SECONDS: '5' } });
+      t = await createTestApp({
+        target,
+        clock,
+        env: { TRACKED_TLDS: 'com', JOB_LEASE_SECONDS: '5', RDAP_ALLOW_INSECURE: '1' },
+      });
     });
     after(async () => t.close());
 
@@ -134,6 +140,77 @@ for (const target of databaseTargets()) {
         (await t.app.ctx.lifecycle.applyZoneDiff({ ...diff, changes: removals() })).status,
         'already_applied',
       );
+    });
+
+    it('a delivery whose process is killed after the webhook took the batch, before it was marked, is resent once under the same id', async () => {
+      const receiver = await startReceiver();
+      try {
+        const key = await t.keyFor('enterprise');
+        const api = (url: string, payload: object) =>
+          t.app.inject({ method: 'POST', url, headers: bearer(key), payload });
+        const hook = (await api('/account/targets', { kind: 'webhook', address: receiver.url })).json().data;
+        receiver.setSecret(hook.secret);
+        const saved = await api('/account/filters', {
+          name: 'killed send',
+          filter: 'contains=killsend',
+          target_ids: [hook.target_id],
+        });
+        assert.equal(saved.statusCode, 201, saved.body);
+        const filterId = saved.json().data.filter_id;
+        // The child uses the real clock: keep the app clock with it.
+        clock.set(Date.now());
+        const names = ['killsend-a.com', 'killsend-b.com', 'killsend-c.com'];
+        await t.app.ctx.database.db
+          .insertInto('feed_domains')
+          .values(names.map((name) => feedRow(name, { updated_at: clock.now() })))
+          .execute();
+
+        receiver.answer('keep');
+        const sender = spawn(process.execPath, tsxArgs('deliver-now.ts'), {
+          env: childEnv(t),
+          stdio: ['ignore', 'pipe', 'inherit'],
+        });
+        try {
+          await waitForLine(sender, /^sending/);
+          for (let attempt = 0; attempt < 600 && receiver.received.length === 0; attempt++) await sleep(50);
+          assert.equal(receiver.received.length, 1, 'the receiver took the batch');
+          sender.kill('SIGKILL');
+          await once(sender, 'exit');
+        } finally {
+          sender.kill('SIGKILL');
+        }
+        const [taken] = receiver.received;
+        const deliveryLog = async () =>
+          (await t.app.inject({ url: `/v1/deliveries?filter_id=${filterId}`, headers: bearer(key) })).json()
+            .data as Array<{ rows: number; status: string; delivered_at: string | null }>;
+        const pending = await deliveryLog();
+        assert.deepEqual(
+          pending.map((entry) => [entry.status, entry.delivered_at]),
+          [['pending', null]],
+          'the killed process never heard the answer',
+        );
+
+        // The claim the dead process held lapses (5 minutes); the next round sends the stored message again.
+        receiver.answer('ok');
+        clock.set(Date.now() + 6 * 60_000);
+        const report = await t.app.ctx.delivery.run();
+        assert.deepEqual(report.sent, { delivered: 1, retrying: 0, dead: 0 });
+        assert.equal(receiver.received.length, 2);
+        const [, again] = receiver.received;
+        assert.equal(again!.id, taken!.id, 'the same webhook-id, so the receiver can drop the duplicate');
+        assert.deepEqual(again!.body, taken!.body, 'the same batch, byte for byte');
+        assert.deepEqual(receiver.uniqueRows().sort(), names, 'each row once for a receiver that drops repeated ids');
+
+        const nothingMore = await t.app.ctx.delivery.run();
+        assert.deepEqual(nothingMore.sent, { delivered: 0, retrying: 0, dead: 0 });
+        assert.deepEqual(
+          (await deliveryLog()).map((entry) => [entry.rows, entry.status]),
+          [[3, 'delivered']],
+          'one batch, no second one for the same rows',
+        );
+      } finally {
+        await receiver.close();
+      }
     });
   });
 }

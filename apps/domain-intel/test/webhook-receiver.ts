@@ -16,7 +16,9 @@ export async function startReceiver() {
   const received: Received[] = [];
   // Every target secret the test created: a message must verify under one of them.
   const secrets: string[] = [];
-  let answer: 'ok' | 'fail' | 'hang' = 'ok';
+  // 'keep': take the message (it counts as received) but never answer, like a receiver whose
+  // sender dies before the answer arrives.
+  let answer: 'ok' | 'fail' | 'hang' | 'keep' = 'ok';
   const readBody = (request: IncomingMessage) =>
     new Promise<string>((resolve) => {
       const chunks: Buffer[] = [];
@@ -35,6 +37,7 @@ export async function startReceiver() {
       try {
         const body = new Webhook(secret).verify(payload, request.headers as Record<string, string>) as Received['body'];
         received.push({ id: String(request.headers['webhook-id']), body });
+        if (answer === 'keep') return;
         response.writeHead(204).end();
         return;
       } catch {

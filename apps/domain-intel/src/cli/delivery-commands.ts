@@ -22,16 +22,19 @@ export function registerDeliveryCommands(program: Command, getContext: GetContex
     .action(async (options: { email: string; name: string; filter: string; webhook?: string; json?: boolean }) => {
       const ctx = await getContext();
       const caller = await callerOf(ctx, options.email);
-      // Validate the filter before creating a target, so a bad filter leaves nothing behind.
+      // Check the filter and the plan before creating a target, so a refusal leaves nothing behind.
       ctx.savedFilters.canonical(options.filter);
+      if (options.webhook) ctx.savedFilters.assertDeliveryAllowed(caller.plan);
       const target = options.webhook
         ? await ctx.targets.create(caller, { kind: 'webhook', address: options.webhook })
         : null;
-      const filter = await ctx.savedFilters.create(caller, {
-        name: options.name,
-        filter: options.filter,
-        targetIds: target ? [target.target_id] : [],
-      });
+      const filter = await ctx.savedFilters
+        .create(caller, { name: options.name, filter: options.filter, targetIds: target ? [target.target_id] : [] })
+        .catch(async (error: unknown) => {
+          // Refused after all (the plan's limit, a taken name): the new target goes too.
+          if (target) await ctx.targets.remove(caller.accountId, target.target_id);
+          throw error;
+        });
       printResult(
         Boolean(options.json),
         {

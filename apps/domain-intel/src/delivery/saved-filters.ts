@@ -74,6 +74,17 @@ export class SavedFilters {
     return { query: new URLSearchParams(ordered).toString(), filters };
   }
 
+  /** Refuses delivering a filter's batches to targets on a plan without them (the dashboard only). */
+  assertDeliveryAllowed(plan: Caller['plan']): void {
+    if (!plan.features.deliveryTargets) {
+      throw planRequired(
+        'deliveryTargets',
+        plan,
+        'Delivering saved filters to webhooks, e-mail and SFTP is part of the Enterprise plan; without targets they show in the dashboard.',
+      );
+    }
+  }
+
   async create(
     caller: Pick<Caller, 'accountId' | 'plan'>,
     input: { name: unknown; filter: FilterInput; targetIds?: readonly string[] },
@@ -81,13 +92,7 @@ export class SavedFilters {
     const name = validName(input.name, 'filter');
     const { query } = this.canonical(input.filter);
     const targetIds = [...new Set(input.targetIds ?? [])];
-    if (targetIds.length > 0 && !caller.plan.features.deliveryTargets) {
-      throw planRequired(
-        'deliveryTargets',
-        caller.plan,
-        'Delivering saved filters to webhooks, e-mail and SFTP is part of the Enterprise plan; without targets they show in the dashboard.',
-      );
-    }
+    if (targetIds.length > 0) this.assertDeliveryAllowed(caller.plan);
     const now = this.clock.now();
     const id = newId('flt');
     await this.db.transaction().execute(async (trx) => {
