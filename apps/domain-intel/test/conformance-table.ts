@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { EXPECTED, type RdapAnswer, rdapAnswers, readReal, realFiles } from './real-corpus.ts';
+import { cassetteDomainAnswers, EXPECTED, type RdapAnswer, rdapAnswers, readReal, realFiles } from './real-corpus.ts';
 import { readCassette } from './replay-server.ts';
 
 /**
@@ -29,11 +29,17 @@ const DOCUMENT_SERVERS: Record<string, string> = {
   'docs/dk-hostmaster-rdap-service-specification.md': 'DK Hostmaster (.dk)',
 };
 
-/** The raw HTTP responses nicinfo recorded, by file. */
+/** The recorded HTTP responses that end in a domain answer (nicinfo's raw responses, VCR cassettes), by file. */
 const RECORDED_SERVERS: Record<string, string> = {
   'exchanges/nicinfo-nic_br.txt': 'NIC.br (.br)',
   'exchanges/nicinfo-foo_cz.txt': 'CZ.NIC (.cz)',
   'exchanges/nicinfo-arin_net.txt': 'Verisign Labs RDAP pilot (.net)',
+  'exchanges/jarthod-pass_default_headers.yml': 'Verisign (.com)',
+  'exchanges/jarthod-query_the_correct_bootstrap_URL_and_follow_redirections.yml': 'Verisign (.com)',
+  'exchanges/jarthod-supports_giving_the_RDAP_server_directly.yml': 'Verisign (.com)',
+  'exchanges/jarthod-supports_overriding_the_bootstrap_URL.yml': 'Verisign (.com)',
+  'exchanges/jarthod-supports_rdap_nic_fr_which_does_not_accept_rdap_json_mimetype_as_of_2022-12-29_.yml':
+    'AFNIC (.fr)',
 };
 
 /** The server of one domain answer; null for the RFC 9537 example records. */
@@ -72,12 +78,9 @@ function exchangeHosts(): string[] {
     .flatMap((file) => readCassette(readReal(file)).map((exchange) => new URL(exchange.uri).host));
 }
 
-/** Domain objects answered with a 200 in the recorded exchanges. */
+/** Domain objects answered with a 200 at the end of the recorded VCR cassettes (counted among the answers). */
 function exchangeDomainAnswers(): number {
-  return realFiles('exchanges')
-    .filter((file) => file.includes('jarthod'))
-    .flatMap((file) => readCassette(readReal(file)))
-    .filter(({ answer }) => answer.status === 200 && String(answer.body).includes('"objectClassName":"domain"')).length;
+  return cassetteDomainAnswers().length;
 }
 
 export interface CorpusCounts {
@@ -104,7 +107,7 @@ export function corpusCounts(): CorpusCounts {
   const operator = (name: string) => name.replace(/ \(.*\)$/, '');
   const servers = unique([...folderServers, ...hostServers, ...errorServers].map(operator)).sort();
   return {
-    domainAnswers: domains.length + exchangeDomainAnswers(),
+    domainAnswers: domains.length,
     exampleRecords: domains.filter((answer) => serverOf(answer) === null).length,
     domainServers: unique(folderServers.map(operator)).sort(),
     servers,

@@ -72,7 +72,9 @@ if (process.env.TZ !== TOKYO) {
         });
       }
     }
-    for (const file of realFiles('exchanges').filter((f) => f.includes('jarthod'))) {
+    // The cassettes that end in a domain answer are corpus answers above; the rest end in a 404.
+    const answered = new Set(served.map((entry) => entry.file));
+    for (const file of realFiles('exchanges').filter((f) => f.includes('jarthod') && !answered.has(f))) {
       const registry = readCassette(readReal(file)).at(-1)!;
       const name = new URL(registry.uri).pathname.split('/').at(-1)!.toLowerCase();
       const check = registry.answer.status === 404 ? 'available' : 'registered';

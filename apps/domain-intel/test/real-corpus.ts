@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ParsedDomain } from '../src/rdap/parse.ts';
-import { type ReplayedAnswer, readRawHttpResponse } from './replay-server.ts';
+import { type ReplayedAnswer, readCassette, readRawHttpResponse } from './replay-server.ts';
 
 /** The corpus of real upstream data (see fixtures/real/SOURCES.md for where each file comes from). */
 export const REAL_DIR = path.join(import.meta.dirname, 'fixtures', 'real');
@@ -57,16 +57,35 @@ function recordedResponses(): RdapAnswer[] {
     });
 }
 
+/** The VCR cassettes (`exchanges/jarthod-*.yml`) whose last exchange is a registry's 200 with a domain object. */
+export function cassetteDomainAnswers(): RdapAnswer[] {
+  return realFiles('exchanges')
+    .filter((file) => /\/jarthod-[^/]+\.yml$/.test(file))
+    .flatMap((file) => {
+      const recorded = readCassette(readReal(file)).at(-1)!.answer;
+      if (recorded.status !== 200) return [];
+      const text = String(recorded.body);
+      const body = JSON.parse(text) as Record<string, unknown>;
+      return body.objectClassName === 'domain' ? [{ id: file, file, text, body, recorded }] : [];
+    });
+}
+
 /**
- * Every RDAP answer of the corpus: the files under `rdap/`, the example answers of `docs/`, and
- * the raw HTTP responses recorded by nicinfo (served with their own headers).
+ * Every RDAP answer of the corpus: the files under `rdap/`, the example answers of `docs/`, the
+ * raw HTTP responses recorded by nicinfo and the domain answers ending VCR cassettes (both served
+ * with their own status and headers).
  */
 export function rdapAnswers(): RdapAnswer[] {
   const files = realFiles('rdap').map((file) => {
     const text = readReal(file);
     return { id: file, file, text, body: JSON.parse(text) as Record<string, unknown> };
   });
-  return [...files, ...realFiles('docs').flatMap(answersInDocument), ...recordedResponses()];
+  return [
+    ...files,
+    ...realFiles('docs').flatMap(answersInDocument),
+    ...recordedResponses(),
+    ...cassetteDomainAnswers(),
+  ];
 }
 
 /** Every file listed in SOURCES.md, so a file without its origin fails the corpus test. */
@@ -498,6 +517,91 @@ export const EXPECTED: Record<string, { name: string; expect: (record: ParsedDom
       assert.equal(r.registrar?.handle, 'REG-INTERNET-CZ');
       assert.equal(r.registrar?.iana_id, null);
       assert.equal(r.contacts.registrant?.handle, 'ABARO');
+    },
+  },
+  // Verisign in 2026 (VCR cassette, reached through ARIN's bootstrap redirector): ICANN profile 1,
+  // a `last changed` event, names in upper case, the abuse contact nested in the registrar.
+  'exchanges/jarthod-supports_overriding_the_bootstrap_URL.yml': {
+    name: 'google.com',
+    expect: (r) => {
+      assert.equal(r.registry_domain_id, '2138514_DOMAIN_COM-VRSN');
+      assert.equal(r.created_at, '1997-09-15T04:00:00.000Z');
+      assert.equal(r.expires_at, '2028-09-14T04:00:00.000Z');
+      assert.equal(r.updated_at, '2019-09-09T15:39:04.000Z');
+      assert.deepEqual(r.nameservers, ['ns1.google.com', 'ns2.google.com', 'ns3.google.com', 'ns4.google.com']);
+      assert.equal(r.registrar?.iana_id, '292');
+      assert.equal(r.registrar?.name, 'MarkMonitor Inc.');
+      assert.equal(r.registrar?.abuse_email, 'abusecomplaints@markmonitor.com');
+      assert.equal(r.registrar?.abuse_phone, '+1.2086851750');
+      assert.equal(r.dnssec, false);
+      assert.deepEqual(r.status_epp, [
+        'clientDeleteProhibited',
+        'clientTransferProhibited',
+        'clientUpdateProhibited',
+        'serverDeleteProhibited',
+        'serverTransferProhibited',
+        'serverUpdateProhibited',
+      ]);
+    },
+  },
+  // Verisign in 2021 (VCR cassette): no `last changed` at all, only "last update of RDAP
+  // database", which is when the answer was made, not when the name changed.
+  'exchanges/jarthod-supports_giving_the_RDAP_server_directly.yml': {
+    name: 'google.com',
+    expect: (r) => {
+      assert.equal(r.updated_at, null);
+      assert.equal(r.expires_at, '2028-09-14T04:00:00.000Z');
+      assert.equal(r.registrar?.abuse_phone, '+1.2083895740');
+    },
+  },
+  'exchanges/jarthod-pass_default_headers.yml': {
+    name: 'test.com',
+    expect: (r) => {
+      assert.equal(r.registry_domain_id, '5429075_DOMAIN_COM-VRSN');
+      assert.equal(r.created_at, '1997-06-18T04:00:00.000Z');
+      assert.equal(r.expires_at, '2023-06-17T04:00:00.000Z');
+      assert.equal(r.updated_at, null);
+      assert.equal(r.registrar?.iana_id, '2');
+      assert.equal(r.registrar?.name, 'Network Solutions, LLC');
+      assert.equal(r.registrar?.abuse_email, 'abuse@web.com');
+      assert.equal(r.registrar?.abuse_phone, '+1.8003337680');
+      assert.deepEqual(r.nameservers, ['ns1.hosting.com', 'ns2.hosting.com', 'ns3.hosting.com']);
+      assert.deepEqual(r.status_epp, ['clientTransferProhibited']);
+    },
+  },
+  // AFNIC in 2022 (VCR cassette, application/json): two entities with the registrar role, a former
+  // one (RAR910, "inactive") and the sponsoring one (RAR803, roles registrar and sponsor, "active");
+  // AFNIC's own registrar numbers under "IANA Registrar ID"; no nameservers; phones as text.
+  'exchanges/jarthod-supports_rdap_nic_fr_which_does_not_accept_rdap_json_mimetype_as_of_2022-12-29_.yml': {
+    name: 'airport.fr',
+    expect: (r) => {
+      assert.equal(r.registry_domain_id, 'DOM000000001670-FRNIC');
+      assert.equal(r.created_at, '2016-01-27T00:33:10.000Z');
+      assert.equal(r.expires_at, '2023-01-27T00:33:10.000Z');
+      assert.equal(r.updated_at, '2022-01-27T00:35:28.000Z');
+      assert.deepEqual(r.nameservers, []);
+      assert.deepEqual(r.status, ['inactive']);
+      assert.equal(r.registrar?.handle, 'RAR803-FRNIC');
+      assert.equal(r.registrar?.name, 'EXCEPTIONNEL');
+      assert.equal(r.contacts.registrant?.handle, 'ANO00-FRNIC');
+      assert.equal(r.contacts.registrant?.name, 'Ano Nymous');
+      assert.equal(r.contacts.registrant?.organization, null);
+      assert.deepEqual(r.contacts.registrant?.street, []);
+      assert.equal(r.contacts.administrative?.handle, 'ANO00-FRNIC');
+      assert.deepEqual(r.contacts.technical, {
+        handle: 'E19403-FRNIC',
+        name: 'Exceptionnel',
+        organization: null,
+        email: 'contact@exceptionnel.fr',
+        phone: '+33.183625369',
+        fax: null,
+        street: ['231, rue Saint Honoré'],
+        city: 'Paris',
+        region: null,
+        postal_code: '75001',
+        country: 'FR',
+        redacted_fields: [],
+      });
     },
   },
   // Verisign Labs' RDAP pilot (raw HTTP response, 2017): `secureDNS: null`, `~VRSN` handles,

@@ -254,8 +254,26 @@ function followsIcannProfile(body: Json): boolean {
   return asArray(body.rdapConformance).some((value) => typeof value === 'string' && /^icann_rdap_/i.test(value));
 }
 
+/**
+ * The registrar of record. Most servers name one entity with the registrar role; AFNIC also keeps
+ * the former registrar (status "inactive") beside the current one, which it marks with the
+ * `sponsor` role as well: the sponsor first, then an entity not marked inactive, then the first.
+ */
+function registrarEntity(body: Json): Json | undefined {
+  const registrars = entitiesWithRole(body, 'registrar');
+  const hasRole = (entity: Json, role: string) =>
+    asArray(entity.roles).some((r) => typeof r === 'string' && r.toLowerCase() === role);
+  const inactive = (entity: Json) =>
+    asArray(entity.status).some((s) => typeof s === 'string' && s.toLowerCase() === 'inactive');
+  return (
+    registrars.find((entity) => hasRole(entity, 'sponsor')) ??
+    registrars.find((entity) => !inactive(entity)) ??
+    registrars[0]
+  );
+}
+
 function readRegistrar(body: Json): RegistrarSummary | null {
-  const [entity] = entitiesWithRole(body, 'registrar');
+  const entity = registrarEntity(body);
   if (!entity) return null;
   const { contact } = readContact(entity);
   const [abuse] = [...entitiesWithRole(entity, 'abuse'), ...entitiesWithRole(body, 'abuse')];
@@ -292,7 +310,7 @@ function readContacts(
   for (const role of CONTACT_ROLES) {
     let [entity] = entitiesWithRole(body, role);
     if (!entity && role === 'abuse') {
-      const [registrar] = entitiesWithRole(body, 'registrar');
+      const registrar = registrarEntity(body);
       [entity] = registrar ? entitiesWithRole(registrar, 'abuse') : [];
     }
     if (!entity) {
