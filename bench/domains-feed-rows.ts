@@ -1,5 +1,6 @@
 import type { Dialect } from '@repo/server-kit';
 import { type Kysely, sql } from 'kysely';
+import { type FeedColumnRow, FeedColumns } from '../apps/domain-intel/src/feed/feed-columns.ts';
 
 export const FEED_BENCH_TLDS = ['com', 'net', 'org', 'info', 'biz', 'xyz', 'online', 'site', 'top', 'store'];
 const DAY = 86_400_000;
@@ -31,4 +32,49 @@ export async function populateFeed(db: Kysely<unknown>, dialect: Dialect, rows: 
   await sql.raw(statement).execute(db);
   // Statistics (and, on Postgres, the visibility map index-only scans need) as a settled table has them.
   await sql.raw(dialect === 'postgres' ? 'vacuum analyze feed_domains' : 'analyze').execute(db);
+}
+
+/**
+ * The rows populateFeed writes, built in memory as FeedColumns in the database's domain order
+ * (byte order: `bench1.…` < `bench10.…` since '.' sorts before digits), for measuring the
+ * in-memory feed index at sizes where writing the table would take the run's whole time.
+ */
+export function feedBenchColumns(rows: number, now: number): FeedColumns {
+  const columns = new FeedColumns(rows, rows * 17);
+  const row: FeedColumnRow = {
+    domain: '',
+    tld: '',
+    status: '',
+    dropped_at: null,
+    first_archived_at: null,
+    alt_tld_count: null,
+    da: null,
+    tf: null,
+    length: 0,
+    has_hyphen: 0,
+    has_digit: 1,
+    expected_drop_at: null,
+  };
+  const statusOf = (n: number) =>
+    n % 20 < 16 ? 'dropped' : n % 20 < 18 ? 'pending-delete' : n % 20 === 18 ? 'redemption' : 'left-zone';
+  let i = 0;
+  // 1 … rows in lexicographic order of their decimal text (a depth-first walk of the digit tree).
+  for (let n = 1; i < rows; ) {
+    row.tld = FEED_BENCH_TLDS[n % 10]!;
+    row.domain = `bench${n}.${row.tld}`;
+    row.status = statusOf(n);
+    row.dropped_at = n % 20 < 16 ? now - ((n * 7919) % 86400) * 60000 : null;
+    row.first_archived_at = (n * 31) % 10 < 8 ? now - ((n * 104729) % 9000) * DAY : null;
+    row.alt_tld_count = n % 4;
+    row.da = (n * 13) % 10 < 7 ? (n * 37) % 100 : null;
+    row.tf = (n * 17) % 10 < 6 ? (n * 53) % 80 : null;
+    row.length = `bench${n}`.length;
+    columns.set(i++, row);
+    if (n * 10 <= rows) n *= 10;
+    else {
+      while (n % 10 === 9 || n + 1 > rows) n = Math.floor(n / 10);
+      n++;
+    }
+  }
+  return columns;
 }

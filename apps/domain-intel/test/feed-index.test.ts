@@ -87,16 +87,16 @@ for (const target of databaseTargets()) {
     });
     after(async () => t.close());
 
-    test('pages and totals of random filter and sort combinations', async () => {
+    test('pages (both ways of finding one) and totals of random filter and sort combinations', async () => {
       await fc.assert(
         fc.asyncProperty(filtersArbitrary, pageArbitrary, async (filters, page) => {
           const sql = await t.app.ctx.feed.list(filters, page);
-          const memory = index.page(filters, page, NOW);
-          assert.equal(memory.total, sql.total);
-          assert.deepEqual(
-            memory.domains,
-            sql.records.map((record) => record.domain),
-          );
+          const domains = sql.records.map((record) => record.domain);
+          for (const path of [undefined, 'walk', 'by-rank'] as const) {
+            const memory = index.page(filters, page, NOW, path);
+            assert.equal(memory.total, sql.total, `total (${path ?? 'default'} path)`);
+            assert.deepEqual(memory.domains, domains, `page (${path ?? 'default'} path)`);
+          }
           assert.equal(index.count(filters, NOW), sql.total);
         }),
         { numRuns: 300, seed: 42 },

@@ -39,22 +39,8 @@ export const FEED_COLUMN_NAMES = [
   'expected_drop_at',
 ] as const satisfies readonly (keyof FeedColumnRow)[];
 
-/** A row as a database driver gives it (Postgres may give int8 columns as strings) with the columns' numbers. */
-export function toColumnRow(row: FeedColumnRow): FeedColumnRow {
-  const number = (value: unknown) => (value === null || value === undefined ? null : Number(value));
-  return {
-    ...row,
-    dropped_at: number(row.dropped_at),
-    first_archived_at: number(row.first_archived_at),
-    alt_tld_count: number(row.alt_tld_count),
-    da: number(row.da),
-    tf: number(row.tf),
-    length: Number(row.length),
-    has_hyphen: Number(row.has_hyphen),
-    has_digit: Number(row.has_digit),
-    expected_drop_at: number(row.expected_drop_at),
-  };
-}
+/** A column value as a database driver gives it (Postgres may give int8 columns as strings), NULL as null. */
+const numberOrNull = (value: unknown) => (value === null || value === undefined ? null : Number(value));
 
 /** Statuses get small codes; `status=any` is then a bit mask over them. */
 export const STATUS_CODES: readonly string[] = [...ANY_STATUSES, 'returned', 're-registered'];
@@ -84,7 +70,7 @@ export class FeedColumns {
   readonly expectedDropAt: Float64Array;
   /** Domain names as bytes, row i at domainBytes[domainStart[i] .. domainStart[i + 1]). */
   #domainBytes: Buffer;
-  readonly #domainStart: Float64Array;
+  readonly #domainStart: Uint32Array;
   #domainEnd = 0;
 
   constructor(size: number, domainBytesHint = size * 16) {
@@ -101,30 +87,68 @@ export class FeedColumns {
     this.hasDigit = new Uint8Array(size);
     this.expectedDropAt = new Float64Array(size);
     this.#domainBytes = Buffer.allocUnsafe(Math.max(64, domainBytesHint));
-    this.#domainStart = new Float64Array(size + 1);
+    this.#domainStart = new Uint32Array(size + 1);
   }
 
   /** Columns of a few rows (e.g. a day's new drops to match saved filters against), in the given order. */
   static fromRows(rows: readonly FeedColumnRow[]): FeedColumns {
     const columns = new FeedColumns(rows.length);
-    for (let i = 0; i < rows.length; i++) columns.set(i, toColumnRow(rows[i]!));
+    for (let i = 0; i < rows.length; i++) columns.set(i, rows[i]!);
     return columns;
   }
 
-  /** Writes row `i`; rows must be written in order 0, 1, 2, … */
+  /**
+   * The first `size` rows in the order `order` gives (row k of the result is row order[k] of
+   * these), in columns of exactly that size; with `size` beyond this one's rows, room for more
+   * rows after them (written on with `set`).
+   */
+  permuted(order: ArrayLike<number>, size = order.length): FeedColumns {
+    let bytes = 0;
+    for (let k = 0; k < order.length; k++) bytes += this.#domainStart[order[k]! + 1]! - this.#domainStart[order[k]!]!;
+    const out = new FeedColumns(size, Math.ceil((bytes * size) / Math.max(1, order.length)) + 64);
+    for (const tld of this.tlds) out.tldCode(tld, true);
+    const gather = <T extends { [i: number]: number }>(from: T, to: T) => {
+      for (let k = 0; k < order.length; k++) to[k] = from[order[k]!]!;
+    };
+    gather(this.status, out.status);
+    gather(this.tld, out.tld);
+    gather(this.droppedAt, out.droppedAt);
+    gather(this.firstArchivedAt, out.firstArchivedAt);
+    gather(this.altTldCount, out.altTldCount);
+    gather(this.da, out.da);
+    gather(this.tf, out.tf);
+    gather(this.length, out.length);
+    gather(this.hasHyphen, out.hasHyphen);
+    gather(this.hasDigit, out.hasDigit);
+    gather(this.expectedDropAt, out.expectedDropAt);
+    for (let k = 0; k < order.length; k++) {
+      const i = order[k]!;
+      out.#domainStart[k] = out.#domainEnd;
+      out.#domainEnd += this.#domainBytes.copy(
+        out.#domainBytes,
+        out.#domainEnd,
+        this.#domainStart[i],
+        this.#domainStart[i + 1],
+      );
+    }
+    out.#domainStart[order.length] = out.#domainEnd;
+    return out;
+  }
+
+  /** Writes row `i` (as the database driver gives it); rows must be written in order 0, 1, 2, … */
   set(i: number, row: FeedColumnRow): void {
     const status = STATUS_CODES.indexOf(row.status);
     this.status[i] = status === -1 ? 255 : status;
     this.tld[i] = this.tldCode(row.tld, true);
-    this.droppedAt[i] = row.dropped_at ?? Number.NaN;
-    this.firstArchivedAt[i] = row.first_archived_at ?? Number.NaN;
-    this.altTldCount[i] = row.alt_tld_count ?? NO_VALUE;
-    this.da[i] = row.da ?? NO_VALUE;
-    this.tf[i] = row.tf ?? NO_VALUE;
-    this.length[i] = row.length;
-    this.hasHyphen[i] = row.has_hyphen;
-    this.hasDigit[i] = row.has_digit;
-    this.expectedDropAt[i] = row.expected_drop_at ?? Number.NaN;
+    this.droppedAt[i] = numberOrNull(row.dropped_at) ?? Number.NaN;
+    this.firstArchivedAt[i] = numberOrNull(row.first_archived_at) ?? Number.NaN;
+    this.altTldCount[i] = numberOrNull(row.alt_tld_count) ?? NO_VALUE;
+    this.da[i] = numberOrNull(row.da) ?? NO_VALUE;
+    this.tf[i] = numberOrNull(row.tf) ?? NO_VALUE;
+    this.length[i] = Number(row.length);
+    this.hasHyphen[i] = Number(row.has_hyphen);
+    this.hasDigit[i] = Number(row.has_digit);
+    this.expectedDropAt[i] = numberOrNull(row.expected_drop_at) ?? Number.NaN;
     this.#appendDomain(i, row.domain);
   }
 
@@ -142,6 +166,35 @@ export class FeedColumns {
 
   domain(i: number): string {
     return this.#domainBytes.toString('latin1', this.#domainStart[i], this.#domainStart[i + 1]);
+  }
+
+  /**
+   * Sets bit i of `bits` for every row i in [start, end) whose label contains `needle`, with
+   * the native byte search over the rows' text (a row's label is its domain up to the first
+   * dot; a needle never holds a dot). Returns how many rows it marked.
+   */
+  markLabelsContaining(needle: Uint8Array, start: number, end: number, bits: Uint32Array): number {
+    const starts = this.#domainStart;
+    const last = starts[end]!;
+    // A view that ends with the range, so a needle absent from it is not searched for beyond.
+    const bytes = this.#domainBytes.subarray(0, last);
+    let row = start;
+    let from = starts[start]!;
+    let marked = 0;
+    for (;;) {
+      const at = bytes.indexOf(needle, from);
+      if (at === -1) return marked;
+      while (starts[row + 1]! <= at) row++;
+      let inLabel = at + needle.length <= starts[row + 1]!;
+      for (let k = starts[row]!; inLabel && k < at; k++) if (bytes[k] === 0x2e) inLabel = false;
+      if (inLabel) {
+        bits[row >>> 5]! |= 1 << (row & 31);
+        marked++;
+        from = starts[row + 1]!;
+      } else {
+        from = at + 1;
+      }
+    }
   }
 
   /** Whether row i's label (the domain up to its first dot) contains `needle` (ASCII bytes). */

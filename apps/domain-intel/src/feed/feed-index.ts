@@ -1,165 +1,195 @@
-import type { FeedSort } from '@repo/contracts/domain-intel';
+import { FEED_SORTS, type FeedSort } from '@repo/contracts/domain-intel';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { FEED_COLUMN_NAMES, type FeedColumnRow, FeedColumns, NO_VALUE, toColumnRow } from './feed-columns.ts';
-import { compileFeedMatcher, type FeedRowMatcher } from './feed-matcher.ts';
+import { bitmapFor, FeedClusters, popcount } from './feed-clusters.ts';
+import { FEED_COLUMN_NAMES, type FeedColumnRow, FeedColumns, NO_VALUE } from './feed-columns.ts';
+import { feedBounds } from './feed-matcher.ts';
 import type { FeedFilters, FeedPage } from './filters.ts';
+import { sortedBy } from './radix-sort.ts';
 
 const LOAD_BATCH = 50_000;
-/** Below this many matches a page is cut from the sorted matches; above, the sort order is walked. */
-const COLLECT_UP_TO = 50_000;
 
 /**
- * The whole feed in memory as FeedColumns plus one permutation per sort (row positions in
- * `ORDER BY <sort> , domain` order, 4 bytes a row each). The feed only changes when the
- * pipeline runs, so FeedService builds one after each change and answers pages and totals
- * from it: a total is one sequential scan of typed arrays, a page a walk along the sort's
- * permutation that stops after offset + limit matches (or, for few matches, a sort of those).
+ * The whole feed in memory, answering a page and its exact total in a few passes over typed
+ * arrays. The feed only changes when the pipeline runs, so FeedService builds one after each
+ * change (FEED_INDEX=memory).
+ *
+ * - Rows are FeedClusters: grouped by (status, TLD), each group by DA, so a filter reads only
+ *   its groups' rows (and `min_da` only the top of each), one column at a time, into a bitmap
+ *   of matches; the total is its popcount.
+ * - Each sort has a precomputed permutation (positions in `ORDER BY <sort>, domain` order) and
+ *   its inverse (each position's rank in it), 8 bytes a row per sort. A page at offset `o` of
+ *   `total` matches out of `n` rows is either a walk along the permutation testing the bitmap,
+ *   which stops after about (o + limit) · n / total entries (broad filters), or, when that would
+ *   be longer than the matches themselves (narrow filters), the matches' ranks marked in a
+ *   second bitmap and read in rank order: work ∝ min((o + limit) · n / total, total) + n / 32,
+ *   never a sort at query time.
  */
 export class FeedIndex {
-  readonly #orders: Record<FeedSort, Uint32Array>;
-  /** The same orders as comparisons of two row positions (for sorting a few matches). */
-  readonly #compare: Record<FeedSort, (a: number, b: number) => number>;
+  readonly #clusters: FeedClusters;
+  readonly #orders = {} as Record<FeedSort, Uint32Array>;
+  readonly #ranks = {} as Record<FeedSort, Uint32Array>;
+  /** Matches of the current query, by position (reused: queries are synchronous). */
+  readonly #matches: Uint32Array;
+  /** Matches of the current query, by rank in the page's sort. */
+  readonly #ranked: Uint32Array;
 
   private constructor(
-    readonly columns: FeedColumns,
+    columns: FeedColumns,
     /** The feed version (FeedService) it was built from. */
     readonly version: number,
   ) {
-    this.#orders = {
-      dropped_at: sortedBy(
-        columns.size,
-        descendingKey(columns.droppedAt, (v) => Number.isNaN(v)),
-      ),
-      da: sortedBy(
-        columns.size,
-        descendingKey(columns.da, (v) => v === NO_VALUE),
-      ),
-      tf: sortedBy(
-        columns.size,
-        descendingKey(columns.tf, (v) => v === NO_VALUE),
-      ),
-      alt_tld_count: sortedBy(
-        columns.size,
-        descendingKey(columns.altTldCount, (v) => v === NO_VALUE),
-      ),
-      age: sortedBy(
-        columns.size,
-        ascendingKey(columns.firstArchivedAt, (v) => Number.isNaN(v)),
-      ),
+    this.#clusters = new FeedClusters(columns);
+    const size = columns.size;
+    const grouped = this.#clusters.columns;
+    // Positions in domain order (the database's ORDER BY domain), which every sort breaks ties by.
+    const byDomain = new Uint32Array(size);
+    for (let k = 0; k < size; k++) byDomain[this.#clusters.rowOf[k]!] = k;
+    const keys: Record<FeedSort, Float64Array> = {
+      dropped_at: descendingKey(grouped.droppedAt, (v) => Number.isNaN(v)),
+      da: descendingKey(grouped.da, (v) => v === NO_VALUE),
+      tf: descendingKey(grouped.tf, (v) => v === NO_VALUE),
+      alt_tld_count: descendingKey(grouped.altTldCount, (v) => v === NO_VALUE),
+      age: ascendingKey(grouped.firstArchivedAt, (v) => Number.isNaN(v)),
     };
-    const { droppedAt, da, tf, altTldCount, firstArchivedAt } = columns;
-    this.#compare = {
-      dropped_at: (a, b) => descendingNullsLast(droppedAt[a]!, droppedAt[b]!, Number.NaN) || a - b,
-      da: (a, b) => descendingNullsLast(da[a]!, da[b]!, NO_VALUE) || a - b,
-      tf: (a, b) => descendingNullsLast(tf[a]!, tf[b]!, NO_VALUE) || a - b,
-      alt_tld_count: (a, b) => descendingNullsLast(altTldCount[a]!, altTldCount[b]!, NO_VALUE) || a - b,
-      age: (a, b) => ascendingNullsLast(firstArchivedAt[a]!, firstArchivedAt[b]!) || a - b,
-    };
+    for (const sort of FEED_SORTS) {
+      const order = sortedBy(keys[sort], byDomain);
+      const rank = new Uint32Array(size);
+      for (let k = 0; k < size; k++) rank[order[k]!] = k;
+      this.#orders[sort] = order;
+      this.#ranks[sort] = rank;
+    }
+    this.#matches = bitmapFor(size);
+    this.#ranked = bitmapFor(size);
   }
 
-  /** Reads every feed row in the database's domain order (keyset batches, no long transaction). */
+  /** An index of rows already in memory, in the database's domain order (benchmarks, tests). */
+  static fromColumns(columns: FeedColumns, version: number): FeedIndex {
+    return new FeedIndex(columns, version);
+  }
+
+  /**
+   * Reads every feed row in the database's domain order (keyset batches, no long transaction),
+   * straight into columns: no row objects are kept beyond one batch.
+   */
   static async load(db: Kysely<DB>, version: number): Promise<FeedIndex> {
-    const rows: FeedColumnRow[][] = [];
+    const counted = await db
+      .selectFrom('feed_domains')
+      .select((eb) => eb.fn.countAll<number>().as('rows'))
+      .executeTakeFirstOrThrow();
+    // Room for rows the pipeline adds while this reads; grown if more come.
+    let columns = new FeedColumns(Math.ceil(Number(counted.rows) * 1.01) + 1_024);
     let size = 0;
     let after: string | null = null;
     for (;;) {
       let query = db.selectFrom('feed_domains').select(FEED_COLUMN_NAMES);
       if (after !== null) query = query.where('domain', '>', after);
       const batch = (await query.orderBy('domain').limit(LOAD_BATCH).execute()) as FeedColumnRow[];
-      if (batch.length > 0) rows.push(batch);
-      size += batch.length;
+      for (const row of batch) {
+        if (size === columns.size) columns = columns.permuted(identity(size), size * 2);
+        columns.set(size++, row);
+      }
       if (batch.length < LOAD_BATCH) break;
       after = batch[batch.length - 1]!.domain;
     }
-    const columns = new FeedColumns(size);
-    let i = 0;
-    for (const batch of rows.splice(0)) for (const row of batch) columns.set(i++, toColumnRow(row));
-    return new FeedIndex(columns, version);
+    return new FeedIndex(columns.permuted(identity(size)), version);
   }
 
-  /** Rows matching the filters (one scan). */
+  /** The rows, grouped (FeedClusters). */
+  get columns(): FeedColumns {
+    return this.#clusters.columns;
+  }
+
+  /** Bytes held: columns, domain text, permutations and their inverses, the two bitmaps. */
+  get bytes(): number {
+    const perSort = FEED_SORTS.reduce(
+      (sum, sort) => sum + this.#orders[sort].byteLength + this.#ranks[sort].byteLength,
+      0,
+    );
+    return (
+      this.columns.bytes +
+      this.#clusters.rowOf.byteLength +
+      perSort +
+      this.#matches.byteLength +
+      this.#ranked.byteLength
+    );
+  }
+
+  /** Rows matching the filters. */
   count(filters: FeedFilters, now: number): number {
-    return countMatches(this.columns.size, compileFeedMatcher(this.columns, filters, now));
+    return this.#clusters.mark(feedBounds(filters, now), this.#matches).count;
   }
 
   /**
-   * The domains of one page in the SQL path's order. `total` is the count of matches when the
-   * caller has it (from a cache), else it is counted here.
+   * The domains of one page in the SQL path's order, and the exact total of matches. `path`
+   * forces one way of finding the page (tests check both against SQL); by default the cheaper.
    */
-  page(filters: FeedFilters, page: FeedPage, now: number, knownTotal?: number): { domains: string[]; total: number } {
-    const matches = compileFeedMatcher(this.columns, filters, now);
+  page(
+    filters: FeedFilters,
+    page: FeedPage,
+    now: number,
+    path?: 'walk' | 'by-rank',
+  ): { domains: string[]; total: number } {
     const size = this.columns.size;
-    // Without a known total, one scan counts the matches and keeps the first few of them.
-    const scanned = knownTotal === undefined ? scan(size, matches) : null;
-    const total = scanned ? scanned.total : knownTotal!;
+    const marked = this.#clusters.mark(feedBounds(filters, now), this.#matches);
+    const total = marked.count;
     const wanted = Math.min(page.offset + page.limit, total);
     if (wanted <= page.offset) return { domains: [], total };
-    let rows: ArrayLike<number>;
-    if (total <= COLLECT_UP_TO && (wanted * size) / total > size / 4) {
-      // Few, scattered matches (walking the sort order would visit most rows): sort just those.
-      let found = scanned?.found;
-      if (!found) {
-        found = new Uint32Array(total);
-        let n = 0;
-        for (let i = 0; i < size && n < total; i++) if (matches(i)) found[n++] = i;
+    const walkLength = (wanted * size) / total;
+    const positions =
+      (path ?? (walkLength <= total + size / 32 ? 'walk' : 'by-rank')) === 'walk'
+        ? walk(this.#orders[page.sort], this.#matches, page.offset, wanted)
+        : this.#byRank(page.sort, marked.firstWord, marked.endWord, page.offset, wanted);
+    return { domains: positions.map((k) => this.columns.domain(k)), total };
+  }
+
+  /** Matches `skip` … `wanted` in the sort's order, by marking each match's rank. */
+  #byRank(sort: FeedSort, firstWord: number, endWord: number, skip: number, wanted: number): number[] {
+    const matches = this.#matches;
+    const ranked = this.#ranked;
+    const rank = this.#ranks[sort];
+    ranked.fill(0);
+    for (let w = firstWord; w < endWord; w++) {
+      for (let bits = matches[w]! | 0; bits !== 0; bits &= bits - 1) {
+        const r = rank[(w << 5) | (31 - Math.clz32(bits & -bits))]!;
+        ranked[r >>> 5]! |= 1 << (r & 31);
       }
-      found.sort(this.#compare[page.sort]);
-      rows = found.subarray(page.offset, wanted);
-    } else {
-      rows = walk(this.#orders[page.sort], matches, page.offset, wanted - page.offset);
     }
-    return { domains: Array.from(rows, (i) => this.columns.domain(i)), total };
+    const order = this.#orders[sort];
+    const positions: number[] = [];
+    let seen = 0;
+    for (let w = 0; w < ranked.length && seen < wanted; w++) {
+      const word = ranked[w]!;
+      if (word === 0) continue;
+      const inWord = popcount(word);
+      if (seen + inWord <= skip) {
+        seen += inWord;
+        continue;
+      }
+      for (let bits = word | 0; bits !== 0 && seen < wanted; bits &= bits - 1) {
+        if (seen++ >= skip) positions.push(order[(w << 5) | (31 - Math.clz32(bits & -bits))]!);
+      }
+    }
+    return positions;
   }
 }
 
-const isMissing = (value: number, missing: number) => (Number.isNaN(missing) ? Number.isNaN(value) : value === missing);
+const identity = (size: number) => {
+  const order = new Uint32Array(size);
+  for (let i = 0; i < size; i++) order[i] = i;
+  return order;
+};
 
-/** Larger first, `missing` (NULL) last; 0 when equal. */
-function descendingNullsLast(x: number, y: number, missing: number): number {
-  const xMissing = isMissing(x, missing);
-  const yMissing = isMissing(y, missing);
-  if (xMissing || yMissing) return Number(xMissing) - Number(yMissing);
-  return y - x;
-}
-
-/** Smaller first, NaN (NULL) last; 0 when equal. */
-function ascendingNullsLast(x: number, y: number): number {
-  const xMissing = Number.isNaN(x);
-  const yMissing = Number.isNaN(y);
-  if (xMissing || yMissing) return Number(xMissing) - Number(yMissing);
-  return x - y;
-}
-
-/** Counts the matches; keeps them all when there are at most COLLECT_UP_TO. */
-function scan(size: number, matches: FeedRowMatcher): { total: number; found: Uint32Array | null } {
-  const kept = new Uint32Array(COLLECT_UP_TO);
-  let total = 0;
-  for (let i = 0; i < size; i++) {
-    if (!matches(i)) continue;
-    if (total < COLLECT_UP_TO) kept[total] = i;
-    total++;
-  }
-  return { total, found: total <= COLLECT_UP_TO ? kept.subarray(0, total) : null };
-}
-
-function countMatches(size: number, matches: FeedRowMatcher): number {
-  let total = 0;
-  for (let i = 0; i < size; i++) if (matches(i)) total++;
-  return total;
-}
-
-/** Rows `skip` … `skip + take` of the matches, in `order`. */
-function walk(order: Uint32Array, matches: FeedRowMatcher, skip: number, take: number): number[] {
-  const rows: number[] = [];
-  let skipped = 0;
-  for (let k = 0; k < order.length && rows.length < take; k++) {
+/** Matches `skip` … `wanted` along `order`: the walk stops at the last one wanted. */
+function walk(order: Uint32Array, matches: Uint32Array, skip: number, wanted: number): number[] {
+  const positions: number[] = [];
+  let seen = 0;
+  for (let k = 0; k < order.length && seen < wanted; k++) {
     const i = order[k]!;
-    if (!matches(i)) continue;
-    if (skipped < skip) skipped++;
-    else rows.push(i);
+    if ((matches[i >>> 5]! & (1 << (i & 31))) === 0) continue;
+    if (seen++ >= skip) positions.push(i);
   }
-  return rows;
+  return positions;
 }
 
 type NumberColumn = { readonly length: number; readonly [i: number]: number };
@@ -186,28 +216,4 @@ function ascendingKey(column: NumberColumn, missing: (value: number) => boolean)
   const keys = new Float64Array(column.length);
   for (let i = 0; i < column.length; i++) keys[i] = missing(column[i]!) ? max - min + 1 : column[i]! - min;
   return keys;
-}
-
-/**
- * Row positions ordered by `keys` (integers 0 … 2^53), ties in row order (= domain order): a
- * stable least-significant-digit radix sort, 16 bits a pass, as many passes as the largest key needs.
- */
-function sortedBy(size: number, keys: Float64Array): Uint32Array {
-  let max = 0;
-  for (let i = 0; i < size; i++) if (keys[i]! > max) max = keys[i]!;
-  let order = new Uint32Array(size);
-  for (let i = 0; i < size; i++) order[i] = i;
-  let spare = new Uint32Array(size);
-  const counts = new Uint32Array(65_537);
-  for (let shift = 1; shift <= max; shift *= 65_536) {
-    counts.fill(0);
-    for (let k = 0; k < size; k++) counts[(Math.floor(keys[order[k]!]! / shift) % 65_536) + 1]!++;
-    for (let d = 1; d <= 65_536; d++) counts[d]! += counts[d - 1]!;
-    for (let k = 0; k < size; k++) {
-      const i = order[k]!;
-      spare[counts[Math.floor(keys[i]! / shift) % 65_536]!++] = i;
-    }
-    [order, spare] = [spare, order];
-  }
-  return order;
 }

@@ -6,40 +6,114 @@ import type { FeedFilters } from './filters.ts';
 /** Tests row `i` of the columns it was compiled for. */
 export type FeedRowMatcher = (i: number) => boolean;
 
+/** The FeedColumns columns a filter bounds. */
+export type BoundedColumn =
+  | 'da'
+  | 'tf'
+  | 'altTldCount'
+  | 'length'
+  | 'hasHyphen'
+  | 'hasDigit'
+  | 'droppedAt'
+  | 'firstArchivedAt'
+  | 'expectedDropAt';
+
+/** `min <= value <= max` (whole numbers; a NULL, stored as NaN or NO_VALUE, never satisfies one). */
+export interface FeedBound {
+  column: BoundedColumn;
+  min: number;
+  max: number;
+}
+
 /**
- * The feed filters as one predicate over FeedColumns, with exactly the SQL path's meaning
- * (feed-query.ts applyFilters: NULL never satisfies a bound). The in-memory feed index counts
- * and pages with it, and saved-filter matching can run it over a day's new drops
- * (FeedColumns.fromRows). Each bound is hoisted into a constant; an absent one is a bound every
- * value passes, so the hot loop has no branches on which filters are present.
+ * The feed filters in FeedColumns' terms, with exactly the SQL path's meaning (feed-query.ts
+ * applyFilters): the status codes and TLDs a row must have, one inclusive bound per other
+ * filter present, and the text its label must contain. This is the one place that says what a
+ * filter means in memory: the row matcher below, the feed index and saved-filter matching
+ * (both through FeedClusters) all evaluate these bounds.
  *
- * To add a filter: one bound below and one line in the returned predicate.
+ * To add a filter: a column in FeedColumns and one bound here.
+ */
+export interface FeedBounds {
+  /** STATUS_CODES codes the row's status must be one of. */
+  statuses: number[];
+  /** TLDs the row must have one of; null: any. */
+  tlds: readonly string[] | null;
+  bounds: FeedBound[];
+  contains: Buffer | null;
+}
+
+export function feedBounds(filters: FeedFilters, now: number): FeedBounds {
+  const bounds: FeedBound[] = [];
+  const atLeast = (column: BoundedColumn, min: number | null) => {
+    // NULL is NO_VALUE (-1) in these columns, below every accepted floor (filters.ts: >= 0).
+    if (min !== null) bounds.push({ column, min: Math.max(min, NO_VALUE + 1), max: Number.POSITIVE_INFINITY });
+  };
+  /** `after <= value < before` on an epoch-ms column (NaN for NULL: it fails both comparisons). */
+  const between = (column: BoundedColumn, after: number | null, before: number | null) => {
+    if (after === null && before === null) return;
+    bounds.push({
+      column,
+      min: after === null ? Number.NEGATIVE_INFINITY : Math.ceil(after),
+      max: before === null ? Number.POSITIVE_INFINITY : Math.ceil(before) - 1,
+    });
+  };
+  atLeast('da', filters.minDa);
+  atLeast('tf', filters.minTf);
+  atLeast('altTldCount', filters.minAltTlds);
+  if (filters.minYears !== null && filters.minYears > 0) {
+    bounds.push({
+      column: 'firstArchivedAt',
+      min: Number.NEGATIVE_INFINITY,
+      max: Math.floor(now - filters.minYears * YEAR_MS),
+    });
+  }
+  between('droppedAt', filters.droppedAfter, filters.droppedBefore);
+  between('expectedDropAt', filters.dropsAfter, filters.dropsBefore);
+  if (filters.maxLength !== null) bounds.push({ column: 'length', min: 0, max: filters.maxLength });
+  // has_hyphen / has_digit are 0 or 1: `= 0` keeps only labels without one.
+  if (filters.hyphens === false) bounds.push({ column: 'hasHyphen', min: 0, max: 0 });
+  if (filters.digits === false) bounds.push({ column: 'hasDigit', min: 0, max: 0 });
+  return {
+    statuses: (filters.status === 'any' ? ANY_STATUSES : [filters.status])
+      .map((status) => STATUS_CODES.indexOf(status))
+      .filter((code) => code >= 0),
+    tlds: filters.tlds,
+    bounds,
+    contains: filters.contains === null ? null : Buffer.from(filters.contains, 'latin1'),
+  };
+}
+
+/**
+ * The feed filters as one predicate over FeedColumns (row at a time; the baseline of
+ * bench/filter-matching and a cross-check in the tests). Each bound is hoisted into a
+ * constant; an absent one is a bound every value passes, so the hot loop has no branches on
+ * which filters are present.
  */
 export function compileFeedMatcher(columns: FeedColumns, filters: FeedFilters, now: number): FeedRowMatcher {
+  const { statuses, tlds, bounds, contains: needle } = feedBounds(filters, now);
   const statusCodes = new Uint8Array(256);
-  for (const status of filters.status === 'any' ? ANY_STATUSES : [filters.status]) {
-    statusCodes[STATUS_CODES.indexOf(status)] = 1;
-  }
+  for (const code of statuses) statusCodes[code] = 1;
   const tldCodes = new Uint8Array(Math.max(1, columns.tlds.length));
-  if (filters.tlds === null) tldCodes.fill(1);
-  else for (const tld of filters.tlds) if (columns.tldCode(tld) >= 0) tldCodes[columns.tldCode(tld)] = 1;
+  if (tlds === null) tldCodes.fill(1);
+  else for (const tld of tlds) if (columns.tldCode(tld) >= 0) tldCodes[columns.tldCode(tld)] = 1;
+  const bound = (column: BoundedColumn) => bounds.find((candidate) => candidate.column === column);
+  const min = (column: BoundedColumn) => bound(column)?.min ?? Number.NEGATIVE_INFINITY;
+  const max = (column: BoundedColumn) => bound(column)?.max ?? Number.POSITIVE_INFINITY;
 
-  const archivedBy =
-    filters.minYears !== null && filters.minYears > 0 ? Math.floor(now - filters.minYears * YEAR_MS) : null;
-  const minDa = filters.minDa ?? NO_VALUE;
-  const minTf = filters.minTf ?? NO_VALUE;
-  const droppedFrom = filters.droppedAfter ?? Number.NEGATIVE_INFINITY;
-  const droppedUntil = filters.droppedBefore ?? Number.POSITIVE_INFINITY;
-  const checkDropped = filters.droppedAfter !== null || filters.droppedBefore !== null;
-  const minAltTlds = filters.minAltTlds ?? NO_VALUE;
-  const maxLength = filters.maxLength ?? Number.POSITIVE_INFINITY;
-  // has_hyphen / has_digit are 0 or 1: a bound of 0 keeps only labels without one.
-  const maxHyphen = filters.hyphens === false ? 0 : 1;
-  const maxDigit = filters.digits === false ? 0 : 1;
-  const dropsFrom = filters.dropsAfter ?? Number.NEGATIVE_INFINITY;
-  const dropsUntil = filters.dropsBefore ?? Number.POSITIVE_INFINITY;
-  const checkDrops = filters.dropsAfter !== null || filters.dropsBefore !== null;
-  const needle = filters.contains === null ? null : Buffer.from(filters.contains, 'latin1');
+  const minDa = min('da');
+  const minTf = min('tf');
+  const minAltTlds = min('altTldCount');
+  const maxLength = max('length');
+  const maxHyphen = max('hasHyphen');
+  const maxDigit = max('hasDigit');
+  // The time columns hold NaN for NULL, which an absent bound must let through: checked only when bounded.
+  const checkDropped = bound('droppedAt') !== undefined;
+  const [droppedFrom, droppedUntil] = [min('droppedAt'), max('droppedAt')];
+  const checkArchived = bound('firstArchivedAt') !== undefined;
+  const archivedBy = max('firstArchivedAt');
+  const checkDrops = bound('expectedDropAt') !== undefined;
+  const [dropsFrom, dropsUntil] = [min('expectedDropAt'), max('expectedDropAt')];
 
   const { status, tld, da, tf, altTldCount, length, hasHyphen, hasDigit, droppedAt, firstArchivedAt, expectedDropAt } =
     columns;
@@ -52,8 +126,8 @@ export function compileFeedMatcher(columns: FeedColumns, filters: FeedFilters, n
     length[i]! <= maxLength &&
     hasHyphen[i]! <= maxHyphen &&
     hasDigit[i]! <= maxDigit &&
-    (!checkDropped || (droppedAt[i]! >= droppedFrom && droppedAt[i]! < droppedUntil)) &&
-    (archivedBy === null || firstArchivedAt[i]! <= archivedBy) &&
-    (!checkDrops || (expectedDropAt[i]! >= dropsFrom && expectedDropAt[i]! < dropsUntil)) &&
+    (!checkDropped || (droppedAt[i]! >= droppedFrom && droppedAt[i]! <= droppedUntil)) &&
+    (!checkArchived || firstArchivedAt[i]! <= archivedBy) &&
+    (!checkDrops || (expectedDropAt[i]! >= dropsFrom && expectedDropAt[i]! <= dropsUntil)) &&
     (needle === null || columns.labelContains(i, needle));
 }

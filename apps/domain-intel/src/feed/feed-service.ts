@@ -61,10 +61,8 @@ export class FeedService {
     let order: string[];
     let total: number;
     if (index) {
-      const key = JSON.stringify(filters);
-      const answer = index.page(filters, page, now, this.#totals?.get(key));
-      this.#totals?.set(key, answer.total);
-      ({ domains: order, total } = answer);
+      // The index counts as it finds the page (a popcount of the matches): no cached total needed.
+      ({ domains: order, total } = index.page(filters, page, now));
     } else {
       const pageQuery = applySort(
         applyFilters(feedBase(this.db).select('domain'), filters, now, this.dialect),

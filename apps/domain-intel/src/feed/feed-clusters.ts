@@ -1,0 +1,183 @@
+import type { FeedColumns } from './feed-columns.ts';
+import type { BoundedColumn, FeedBound, FeedBounds } from './feed-matcher.ts';
+import { sortedBy } from './radix-sort.ts';
+
+/** Where the rows of one (status, TLD) group lie: [start, end), DA highest first, unknown last. */
+interface Group {
+  start: number;
+  end: number;
+}
+
+/** A bitmap with one bit per row position (bit i of word i >>> 5). */
+export const bitmapFor = (size: number) => new Uint32Array((size >>> 5) + 1);
+
+/**
+ * FeedColumns laid out for filtering: rows grouped by (status, TLD), each group by DA
+ * (highest first, unknown last), ties in the order given. A filter then touches only the
+ * groups of its statuses and TLDs, and `min_da` cuts each of them by binary search; the other
+ * bounds are checked a column at a time over those contiguous ranges into a bitmap of matches
+ * (sequential reads of one typed array per bound, later bounds only where earlier ones left
+ * bits). Counting a match is a popcount; no row is materialised.
+ *
+ * Both the in-memory feed index (FeedIndex, the whole feed) and saved-filter matching
+ * (RowIndex, a round of new rows) answer filters through this class, from the one meaning of
+ * the filters in feed-matcher.ts feedBounds.
+ */
+export class FeedClusters {
+  /** The rows, grouped. */
+  readonly columns: FeedColumns;
+  /** Row k of `columns` is row rowOf[k] of the columns given. */
+  readonly rowOf: Uint32Array;
+  readonly #groups = new Map<number, Group>();
+
+  constructor(columns: FeedColumns) {
+    const size = columns.size;
+    const tldCount = Math.max(1, columns.tlds.length);
+    // Key: status, then TLD, then DA descending with unknown (NO_VALUE) last; a stable sort keeps the given order within.
+    const keys = new Float64Array(size);
+    for (let i = 0; i < size; i++) {
+      keys[i] = (columns.status[i]! * tldCount + columns.tld[i]!) * 128 + (100 - Math.min(100, columns.da[i]!));
+    }
+    this.rowOf = sortedBy(keys);
+    this.columns = columns.permuted(this.rowOf);
+    const { status, tld } = this.columns;
+    for (let k = 0; k < size; k++) {
+      const key = (status[k]! << 16) | tld[k]!;
+      const group = this.#groups.get(key);
+      if (group) group.end = k + 1;
+      else this.#groups.set(key, { start: k, end: k + 1 });
+    }
+  }
+
+  get size(): number {
+    return this.columns.size;
+  }
+
+  /**
+   * Marks in `bits` (bitmapFor(size), overwritten) the positions of `columns` whose rows
+   * satisfy `filter`, and returns how many there are, with the word span the marks lie in.
+   */
+  mark(filter: FeedBounds, bits: Uint32Array): { count: number; firstWord: number; endWord: number } {
+    const ranges = this.#ranges(filter);
+    const firstWord = ranges.length > 0 ? ranges[0]! >>> 5 : 0;
+    const endWord = ranges.length > 0 ? ((ranges[ranges.length - 1]! - 1) >>> 5) + 1 : 0;
+    bits.fill(0);
+    // DA is settled by the ranges; the others are checked a column at a time.
+    const bounds = filter.bounds.filter((bound) => bound.column !== 'da');
+    for (let r = 0; r < ranges.length; r += 2) {
+      const start = ranges[r]!;
+      const end = ranges[r + 1]!;
+      let rest = bounds;
+      if (filter.contains) this.columns.markLabelsContaining(filter.contains, start, end, bits);
+      else if (bounds.length > 0) {
+        markBound(this.#column(bounds[0]!.column), bounds[0]!, start, end, bits);
+        rest = bounds.slice(1);
+      } else markAll(start, end, bits);
+      for (const bound of rest) keepBound(this.#column(bound.column), bound, start, end, bits);
+    }
+    let count = 0;
+    for (let w = firstWord; w < endWord; w++) count += popcount(bits[w]!);
+    return { count, firstWord, endWord };
+  }
+
+  /**
+   * The position ranges (start, end pairs, ascending, adjacent ones merged) of the groups a
+   * filter selects, each cut to its rows with DA >= min_da.
+   */
+  #ranges(filter: FeedBounds): number[] {
+    const tldCodes =
+      filter.tlds === null
+        ? this.columns.tlds.map((_, code) => code)
+        : filter.tlds.map((tld) => this.columns.tldCode(tld)).filter((code) => code >= 0);
+    const minDa = filter.bounds.find((bound) => bound.column === 'da')?.min;
+    const groups: Group[] = [];
+    for (const status of filter.statuses) {
+      for (const tld of tldCodes) {
+        const group = this.#groups.get((status << 16) | tld);
+        if (!group) continue;
+        const end = minDa === undefined ? group.end : this.#firstBelow(group, minDa);
+        if (end > group.start) groups.push({ start: group.start, end });
+      }
+    }
+    groups.sort((a, b) => a.start - b.start);
+    const ranges: number[] = [];
+    for (const { start, end } of groups) {
+      if (ranges.length > 0 && ranges[ranges.length - 1] === start) ranges[ranges.length - 1] = end;
+      else ranges.push(start, end);
+    }
+    return ranges;
+  }
+
+  /** The first position of a group (DA descending, unknown last) whose DA is below `min` (>= 0) or unknown. */
+  #firstBelow(group: Group, min: number): number {
+    const { da } = this.columns;
+    let low = group.start;
+    let high = group.end;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (da[middle]! >= min) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
+  #column(column: BoundedColumn): NumberColumn {
+    return this.columns[column];
+  }
+}
+
+type NumberColumn = { readonly [i: number]: number };
+
+/** Sets the bits of rows [start, end). */
+function markAll(start: number, end: number, bits: Uint32Array): void {
+  for (let i = start; i < end; ) {
+    const word = i >>> 5;
+    const stop = Math.min(end, (word + 1) << 5);
+    const from = i & 31;
+    const to = ((stop - 1) & 31) + 1;
+    bits[word]! |= (to === 32 ? -1 : (1 << to) - 1) & ~((1 << from) - 1);
+    i = stop;
+  }
+}
+
+/** Sets the bits of rows in [start, end) whose value is within the bound. */
+function markBound(values: NumberColumn, { min, max }: FeedBound, start: number, end: number, bits: Uint32Array) {
+  for (let i = start; i < end; ) {
+    const word = i >>> 5;
+    const stop = Math.min(end, (word + 1) << 5);
+    let mask = 0;
+    for (; i < stop; i++) {
+      const value = values[i]!;
+      if (value >= min && value <= max) mask |= 1 << (i & 31);
+    }
+    bits[word]! |= mask;
+  }
+}
+
+/** Clears the bits of rows in the words of [start, end) whose value is outside the bound. */
+function keepBound(values: NumberColumn, { min, max }: FeedBound, start: number, end: number, bits: Uint32Array) {
+  const last = bits.length - 1;
+  for (let word = start >>> 5; word <= (end - 1) >>> 5 && word <= last; word++) {
+    let mask = bits[word]!;
+    if (mask === 0) continue;
+    const base = word << 5;
+    if ((mask & (mask - 1)) === 0) {
+      // One row left in the word: test just it.
+      const value = values[base + 31 - Math.clz32(mask)]!;
+      if (!(value >= min && value <= max)) bits[word] = 0;
+      continue;
+    }
+    const top = Math.min(32, end - base);
+    for (let b = Math.max(0, start - base); b < top; b++) {
+      const value = values[base + b]!;
+      if (!(value >= min && value <= max)) mask &= ~(1 << b);
+    }
+    bits[word] = mask;
+  }
+}
+
+export function popcount(word: number): number {
+  let v = word - ((word >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
+}
