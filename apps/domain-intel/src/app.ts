@@ -15,6 +15,7 @@ import { authentication } from './http/authentication.ts';
 import { documentFrameworkErrors } from './http/documented-errors.ts';
 import { renderError } from './http/envelope.ts';
 import { pages } from './http/pages.ts';
+import { publicUrlOf } from './http/public-url.ts';
 import { refuseRepeatedQueryParameters } from './http/repeated-parameters.ts';
 import { errorSchemas } from './http/schemas.ts';
 import { openApiWebhooks } from './http/webhook-docs.ts';
@@ -112,6 +113,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
           // The billing forms answer with a redirect to Stripe's hosted pages.
           formAction: ["'self'", ...stripeHostedOrigins(stripeSettings(config))],
           frameAncestors: ["'none'"],
+          // Served over plain http (the demo, a private network), an upgrade would send the page's
+          // own scripts and styles to an https port that does not answer.
+          upgradeInsecureRequests: publicUrlOf(config).startsWith('https:') ? [] : null,
         },
       },
     });

@@ -108,6 +108,23 @@ describe('HTTP surface of the Domain Intelligence API', () => {
     assert.doesNotMatch(feed.json().error.message, /must be string/);
   });
 
+  it('asks browsers to upgrade page resources to https only when the public address is https', async () => {
+    const overHttp = await t.app.inject({ url: '/signup' });
+    const policy = String(overHttp.headers['content-security-policy']);
+    assert.match(policy, /frame-ancestors 'none'/);
+    assert.doesNotMatch(policy, /upgrade-insecure-requests/, 'a plain-http demo would lose its own scripts');
+    const https = await createTestApp({
+      target: databaseTargets()[0]!,
+      env: { PUBLIC_URL: 'https://api.example.com' },
+    });
+    try {
+      const overHttps = await https.app.inject({ url: '/signup' });
+      assert.match(String(overHttps.headers['content-security-policy']), /upgrade-insecure-requests/);
+    } finally {
+      await https.close();
+    }
+  });
+
   it('names features in errors in snake_case, as every field of the API', async () => {
     const free = await t.keyFor('free');
     const bulk = await t.app.inject({ url: '/v1/check?domains=a.com,b.com', headers: bearer(free) });
