@@ -251,6 +251,88 @@ export const EXPECTED: Record<string, { name: string; expect: (record: ParsedDom
       assert.equal(r.privacy_service, true);
     },
   },
+  // MarkMonitor for .pw (a CentralNic registry handle): `+0000` offsets, "last update", the
+  // registrar named by `org` only, phones as `text`, contacts redacted by remark, no nameservers.
+  'rdap/markmonitor/google.pw.json': {
+    name: 'google.pw',
+    expect: (r) => {
+      assert.equal(r.registry_domain_id, 'CNIC-DO949924');
+      assert.equal(r.created_at, '2012-10-12T10:19:46.000Z');
+      assert.equal(r.expires_at, '2022-02-10T08:00:00.000Z');
+      assert.equal(r.updated_at, '2021-01-09T10:35:54.000Z');
+      assert.deepEqual(r.nameservers, []);
+      assert.equal(r.dnssec, false);
+      assert.equal(r.registrar?.iana_id, '292');
+      assert.equal(r.registrar?.name, 'MarkMonitor Inc.');
+      assert.equal(r.registrar?.abuse_email, 'abusecomplaints@markmonitor.com');
+      assert.equal(r.registrar?.abuse_phone, '+1.2083895770');
+      assert.equal(r.registrant?.organization, 'Google Inc.');
+      assert.equal(r.registrant?.redacted, true);
+      assert.equal(r.contacts.registrant?.region, 'CA');
+      assert.equal(r.contacts.registrant?.country, 'US');
+      assert.deepEqual(r.status_epp, ['clientUpdateProhibited', 'clientTransferProhibited', 'clientDeleteProhibited']);
+    },
+  },
+  // Namecheap for .surf: roles capitalised ("Registrant"), times without offset, the IANA ID only
+  // in the domain's publicIds typed with the registrar's name, five-part addresses
+  // [street, city, region, postal code, country] and four-part ones without a country.
+  'rdap/namecheap/deep.surf.json': {
+    name: 'deep.surf',
+    expect: (r) => {
+      assert.equal(r.created_at, '2020-07-01T14:05:58.000Z');
+      assert.equal(r.expires_at, '2021-07-01T14:05:58.000Z');
+      assert.equal(r.updated_at, null);
+      assert.deepEqual(r.nameservers, [
+        'ns-2005.awsdns-58.co.uk',
+        'ns-22.awsdns-02.com',
+        'ns-540.awsdns-03.net',
+        'ns-1488.awsdns-58.org',
+      ]);
+      assert.equal(r.registrar?.iana_id, '1068');
+      assert.equal(r.registrar?.name, 'NAMECHEAP INC');
+      assert.equal(r.registrar?.abuse_email, 'abuse@namecheap.com');
+      assert.equal(r.registrar?.abuse_phone, '+1.6613102107');
+      assert.deepEqual(r.contacts.registrant, {
+        handle: 'ixyiw4j0ic5srny9',
+        name: 'Withheld for Privacy Purposes',
+        organization: 'Privacy service provided by Withheld for Privacy ehf',
+        email: '8e7a083b8eed4447b94dd2b5f466187d.protect@withheldforprivacy.com',
+        phone: '+354.4212434',
+        fax: null,
+        street: ['Kalkofnsvegur 2'],
+        city: 'Reykjavik',
+        region: 'Capital Region',
+        postal_code: '101',
+        country: 'IS',
+        redacted_fields: [],
+      });
+      assert.equal(r.contacts.technical?.handle, 'an4o3itzm9crvy7g');
+      assert.equal(r.privacy_service, true);
+    },
+  },
+  // Com Laude for .ooo (CentralNic registry): trailing dots, anonymised relay e-mail addresses,
+  // a region written out ("Nevada"), the abuse phone as `text`.
+  'rdap/comlaude/amazon.ooo.json': {
+    name: 'amazon.ooo',
+    expect: (r) => {
+      assert.equal(r.registry_domain_id, 'D63507059-CNIC');
+      assert.equal(r.created_at, '2014-10-23T00:00:00.000Z');
+      assert.equal(r.expires_at, '2021-10-23T00:00:00.000Z');
+      assert.equal(r.updated_at, '2021-03-29T22:55:53.000Z');
+      assert.deepEqual(r.nameservers, ['nsgbr.comlaude.co.uk', 'nssui.comlaude.ch', 'nsusa.comlaude.net']);
+      assert.equal(r.registrar?.iana_id, '470');
+      assert.equal(r.registrar?.name, 'NOM-IQ Ltd dba Com Laude');
+      assert.equal(r.registrar?.abuse_email, 'abuse@comlaude.com');
+      assert.equal(r.registrar?.abuse_phone, '+44.2074218250');
+      assert.equal(r.contacts.registrant?.organization, 'Amazon Technologies, Inc.');
+      assert.equal(r.contacts.registrant?.email, 'amazon.ooo-registrant@anonymised.email');
+      assert.equal(r.contacts.registrant?.region, 'Nevada');
+      assert.equal(r.contacts.registrant?.country, 'US');
+      assert.equal(r.contacts.administrative?.email, 'amazon.ooo-admin@anonymised.email');
+      assert.equal(r.registrant?.redacted, true);
+      assert.equal(r.dnssec, false);
+    },
+  },
   // Com Laude and ZDNS write names fully qualified.
   'rdap/comlaude/amazon.cyou.json': {
     name: 'amazon.cyou',
@@ -301,6 +383,100 @@ export const EXPECTED: Record<string, { name: string; expect: (record: ParsedDom
         method: 'removal',
         reason: 'Server policy',
       });
+    },
+  },
+  // Net::RDAP's copy of the RFC 9537 example: the domain's handle removed, the registrar's IANA ID
+  // (publicIds, "1") different from its handle ("123"), whole contacts removed by path.
+  'rdap/redacted/perl-net-rdap-redacted.json': {
+    name: 'example.com',
+    expect: (r) => {
+      assert.equal(r.registry_domain_id, null);
+      assert.equal(r.registrar?.iana_id, '1');
+      assert.equal(r.registrar?.handle, '123');
+      assert.equal(r.registrar?.name, 'Example Registrar Inc.');
+      assert.equal(r.registrar?.abuse_email, 'abuse@organization.example');
+      assert.equal(r.redactions.length, 14);
+      assert.equal(r.contacts.registrant?.country, 'CA');
+      assert.equal(r.contacts.technical?.organization, 'Example Inc.');
+      assert.deepEqual(r.contacts.technical?.street, ['4321 Rue Somewhere', 'Suite 1234']);
+      assert.equal(r.created_at, '1997-06-03T00:00:00.000Z');
+      assert.equal(r.updated_at, '2020-05-28T01:35:00.000Z');
+      assert.equal(r.expires_at, '2021-06-03T04:00:00.000Z');
+    },
+  },
+  // RFC 9537 §5.4's wildcard paths (`$.entities[*]`): every top-level entity's fields are withheld.
+  'rdap/redacted/rfc9537-example-4.net.json': {
+    name: 'example-4.net',
+    expect: (r) => {
+      const all = ['city', 'email', 'name', 'organization', 'phone', 'postal_code', 'street'];
+      assert.deepEqual(r.contacts.registrant?.redacted_fields, all);
+      assert.deepEqual(r.contacts.technical?.redacted_fields, all);
+      assert.equal(r.registrar?.name, null);
+      assert.equal(r.registrar?.iana_id, '1');
+      assert.equal(r.contacts.technical?.region, 'QC');
+      assert.equal(r.contacts.technical?.country, 'CA');
+      assert.equal(r.redactions.length, 7);
+    },
+  },
+  // Recursive descent (`$..entities[*]`): the same, reaching nested entities too.
+  'rdap/redacted/rfc9537-example-5.net.json': {
+    name: 'example-5.net',
+    expect: (r) => {
+      const all = ['city', 'email', 'name', 'organization', 'phone', 'postal_code', 'street'];
+      assert.deepEqual(r.contacts.registrant?.redacted_fields, all);
+      assert.deepEqual(r.contacts.technical?.redacted_fields, all);
+      // The example declares every org removed yet leaves the technical one in place: the record
+      // keeps what was sent, and says the server meant it withheld.
+      assert.equal(r.contacts.technical?.organization, 'Example Inc.');
+      assert.equal(r.registrar?.name, 'Example Registrar Inc.');
+    },
+  },
+  // One entity that is registrant, technical and billing contact at once.
+  'rdap/redacted/rfc9537-example-7.net.json': {
+    name: 'example-7.net',
+    expect: (r) => {
+      assert.deepEqual(r.contacts.registrant?.redacted_fields, [
+        'city',
+        'email',
+        'name',
+        'organization',
+        'phone',
+        'postal_code',
+        'street',
+      ]);
+      assert.equal(r.contacts.billing?.country, 'CA');
+      assert.equal(r.contacts.technical?.region, 'QC');
+      assert.equal(r.registrant?.redacted, true);
+    },
+  },
+  // `replacementValue`: the registrant's e-mail replaced by a contact URI (a web form); no registrar.
+  'rdap/redacted/rfc9537-example-10.net.json': {
+    name: 'example-10.net',
+    expect: (r) => {
+      assert.equal(r.registrar, null);
+      assert.equal(r.contacts.registrant?.email, null);
+      assert.deepEqual(r.contacts.registrant?.redacted_fields, ['email']);
+      assert.equal(r.contacts.registrant?.name, 'Example Registrar Inc.');
+      assert.equal(r.contacts.registrant?.phone, '+1.7035555555');
+      assert.equal(r.contacts.registrant?.fax, '+1.7035555556');
+      assert.deepEqual(r.contacts.registrant?.street, ['123 Example Dr.', 'Suite 100']);
+      assert.equal(r.contacts.registrant?.city, 'Dulles');
+      assert.equal(r.contacts.registrant?.postal_code, '20166-6503');
+      assert.equal(r.contacts.registrant?.country, 'US');
+      assert.equal(r.redactions[0]?.method, 'replacementValue');
+    },
+  },
+  // Verisign, another capture (Spatie's stub, 2022): jCard parameters written as `[]`, not `{}`.
+  'rdap/verisign/google.com-spatie.json': {
+    name: 'google.com',
+    expect: (r) => {
+      assert.equal(r.updated_at, '2019-09-09T15:39:04.000Z');
+      assert.equal(r.registrar?.name, 'MarkMonitor Inc.');
+      assert.equal(r.registrar?.iana_id, '292');
+      assert.equal(r.registrar?.abuse_email, 'abusecomplaints@markmonitor.com');
+      assert.equal(r.registrar?.abuse_phone, '+1.2086851750');
+      assert.deepEqual(r.nameservers, ['ns1.google.com', 'ns2.google.com', 'ns3.google.com', 'ns4.google.com']);
+      assert.equal(r.dnssec, false);
     },
   },
   // CentralNic: `.0Z` fractions, a country written as a name beside a non-standard

@@ -202,9 +202,12 @@ function readJCard(vcardArray: unknown): Contact {
 /** RFC 6350 ADR: [post office box, extended, street, locality, region, postal code, country]; or only a `label`. */
 function readAddress(contact: Contact, value: unknown, parameters: Json): void {
   let parts = asArray(value);
-  // Namecheap sends four components, [street, locality, region, postal code or country code]:
-  // spread them into their RFC 6350 places.
-  if (parts.length === 4) {
+  // Namecheap leaves out the first two of RFC 6350's seven components: five, [street, locality,
+  // region, postal code, country], or four, [street, locality, region, postal code or country
+  // code]. Spread them into their RFC 6350 places.
+  if (parts.length === 5) {
+    parts = ['', '', ...parts];
+  } else if (parts.length === 4) {
     const last = textOf(parts[3]);
     const isCountry = last !== null && /^[a-z]{2}$/i.test(last) && countries.isValid(last.toUpperCase());
     parts = ['', '', parts[0], parts[1], parts[2], isCountry ? '' : parts[3], isCountry ? parts[3] : ''];

@@ -47,22 +47,58 @@ const FIELD_WORDS: Record<string, ContactField> = {
 
 const REDACTED_NAME = /^(registrant|tech(?:nical)?|admin(?:istrative)?|billing)\s+(.+)$/i;
 
+const CONTACT_ROLES: ContactRole[] = ['registrant', 'administrative', 'technical', 'billing'];
+
+/** jCard properties and `adr` components (RFC 6350 §6.3.1 order) that a JSONPath can point at. */
+const PROPERTY_FIELDS: Record<string, ContactField> = { fn: 'name', org: 'organization', email: 'email', tel: 'phone' };
+const ADDRESS_FIELDS: ContactField[] = ['street', 'street', 'street', 'city', 'region', 'postal_code', 'country'];
+
+/** The contact field a redaction's JSONPath points at (`…[?(@[0]=='fn')][3]`, `…[?(@[0]=='adr')][3][5]`). */
+function fieldOfPath(path: string): ContactField | null {
+  const component = /@\[0\]==['"]adr['"]\)\]\[3\]\[(:\d|\d)/.exec(path)?.[1];
+  if (component !== undefined) {
+    return component.startsWith(':') ? 'street' : (ADDRESS_FIELDS[Number(component)] ?? null);
+  }
+  const phone = /@\[1\]\.type==['"](voice|fax)['"]/.exec(path)?.[1];
+  if (phone) return phone === 'fax' ? 'fax' : 'phone';
+  const property = /@\[0\]==['"]([a-z-]+)['"]/i.exec(path)?.[1];
+  return property ? (PROPERTY_FIELDS[property.toLowerCase()] ?? null) : null;
+}
+
+/**
+ * The contact roles a redaction's JSONPath selects: one role (`[?(@.roles[0]=='registrant')]`),
+ * or every top-level entity (`$.entities[*]`, `$..entities[*]`, RFC 9537 §5.4 and §5.5).
+ */
+function rolesOfPath(path: string): ContactRole[] {
+  const role = /roles\[0\]==['"](\w+)['"]/.exec(path)?.[1];
+  if (role) return ROLE_WORDS[role.toLowerCase()] ? [ROLE_WORDS[role.toLowerCase()]!] : [];
+  return /^\$\.\.?entities\[\*\]/.test(path) ? CONTACT_ROLES : [];
+}
+
 /**
  * Which contact fields the redactions name, by role: the registered names of the RDAP JSON Values
- * registry ("Registrant Name", "Tech Email", …). A name we cannot place is still in the list of
- * redactions, only not attributed to a field.
+ * registry ("Registrant Name", "Tech Email", …), or else the JSONPath (servers name wildcard
+ * redactions freely: "All top level entity Names"). A redaction we cannot place is still in the
+ * list of redactions, only not attributed to a field.
  */
 export function redactedFieldsByRole(redactions: Redaction[]): Map<ContactRole, Set<ContactField>> {
   const byRole = new Map<ContactRole, Set<ContactField>>();
-  for (const redaction of redactions) {
-    const match = redaction.name ? REDACTED_NAME.exec(redaction.name.trim()) : null;
-    if (!match) continue;
-    const role = ROLE_WORDS[match[1]!.toLowerCase()];
-    const field = FIELD_WORDS[match[2]!.toLowerCase().replace(/\s+/g, ' ')];
-    if (!role || !field) continue;
+  const add = (role: ContactRole, field: ContactField) => {
     const fields = byRole.get(role) ?? new Set<ContactField>();
     fields.add(field);
     byRole.set(role, fields);
+  };
+  for (const redaction of redactions) {
+    const match = redaction.name ? REDACTED_NAME.exec(redaction.name.trim()) : null;
+    const role = match ? ROLE_WORDS[match[1]!.toLowerCase()] : undefined;
+    const field = match ? FIELD_WORDS[match[2]!.toLowerCase().replace(/\s+/g, ' ')] : undefined;
+    if (role && field) {
+      add(role, field);
+      continue;
+    }
+    const pathField = redaction.path ? fieldOfPath(redaction.path) : null;
+    if (!pathField || !redaction.path) continue;
+    for (const pathRole of rolesOfPath(redaction.path)) add(pathRole, pathField);
   }
   return byRole;
 }
