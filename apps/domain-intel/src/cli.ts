@@ -4,7 +4,6 @@
  */
 import { listen, packageVersion, runCli } from '@repo/server-kit';
 import { Command } from 'commander';
-import { buildApp } from './app.ts';
 import { registerAccountCommands } from './cli/accounts-commands.ts';
 import { registerDeliveryCommands } from './cli/delivery-commands.ts';
 import { registerEnrichCommands } from './cli/enrich-commands.ts';
@@ -32,6 +31,9 @@ program
   .description('Run the HTTP API (PORT, HOST, DATA_DIR, DATABASE_URL, REDIS_URL)')
   .action(async () => {
     const config = loadDomainIntelConfig();
+    // Loaded here only: the HTTP app (Fastify, routes, views) is most of the start-up time of the
+    // other commands, a zone import among them.
+    const { buildApp } = await import('./app.ts');
     const app = await buildApp(config);
     const address = await listen(app, config.HOST, config.PORT);
     app.log.info(

@@ -1,13 +1,8 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { promisify } from 'node:util';
-import { gzip, constants as zlibConstants } from 'node:zlib';
+import { mkdir, rm } from 'node:fs/promises';
 import { temporaryPath } from '@repo/server-kit';
 import { openDecompressed } from './byte-source.ts';
 import { compareBytes, type NameBatch, NameBatchWriter } from './name-batch.ts';
-import { SortChunk } from './sort-chunk.ts';
-
-const gzipAsync = promisify(gzip);
+import { SortWorkerClient } from './sort-worker-client.ts';
 
 export interface ExternalSortOptions {
   /**
@@ -21,44 +16,30 @@ export interface ExternalSortOptions {
 
 /**
  * Sorts batches of names in byte order (as `LC_ALL=C sort -u`) and drops duplicates, in bounded
- * memory: chunks of `chunkNames` are sorted in memory and spilled to gzip runs, then k-way merged.
- * Names travel as bytes (NameBatch) all the way; empty names are dropped.
+ * memory: a worker thread (sort-worker.ts) sorts chunks of `chunkNames` and spills them as gzip
+ * runs while this thread goes on reading; the runs are then k-way merged here. Names travel as
+ * bytes (NameBatch) all the way; empty names are dropped. The batches' bytes are transferred to
+ * the worker: the caller must not reuse them.
  */
 export async function* sortUnique(
   batches: AsyncIterable<NameBatch>,
   options: ExternalSortOptions,
 ): AsyncGenerator<NameBatch> {
   const runDir = temporaryPath(options.tempDir, 'sort');
-  const runs: string[] = [];
+  await mkdir(runDir, { recursive: true });
+  const worker = new SortWorkerClient({ runDir, chunkNames: options.chunkNames });
   try {
-    const chunk = new SortChunk(options.chunkNames);
-    for await (const batch of batches) {
-      for (let position = 0; position < batch.bytes.length; ) {
-        position = chunk.addPacked(batch.bytes, position);
-        if (chunk.full) {
-          if (runs.length === 0) await mkdir(runDir, { recursive: true });
-          runs.push(await spillRun(chunk.sortedDistinct(), runDir, runs.length));
-        }
-      }
-    }
-    if (runs.length === 0) {
-      const sorted = chunk.sortedDistinct();
+    for await (const batch of batches) await worker.add(batch);
+    const { runs, sorted } = await worker.finish();
+    if (sorted) {
       if (sorted.count > 0) yield sorted;
       return;
     }
-    if (chunk.length > 0) runs.push(await spillRun(chunk.sortedDistinct(), runDir, runs.length));
     yield* mergeRuns(runs);
   } finally {
+    await worker.close();
     await rm(runDir, { recursive: true, force: true });
   }
-}
-
-async function spillRun(sorted: NameBatch, dir: string, index: number): Promise<string> {
-  const file = path.join(dir, `run-${String(index).padStart(5, '0')}.gz`);
-  // Level 1: runs are read once, soon; the point is to cut temp disk use ~4× at little CPU cost.
-  // zlib works in libuv's thread pool, off the thread that parses.
-  await writeFile(file, await gzipAsync(sorted.bytes, { level: zlibConstants.Z_BEST_SPEED }));
-  return file;
 }
 
 const NEWLINE = 0x0a;
