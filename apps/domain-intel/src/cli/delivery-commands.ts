@@ -4,7 +4,7 @@ import type { AppContext } from '../context.ts';
 import { runJob } from '../jobs/pipeline.ts';
 import { callerOf } from './account-caller.ts';
 import { describeDeliveries } from './jobs-commands.ts';
-import { printResult, table } from './output.ts';
+import { printJobOutcome, printResult, table } from './output.ts';
 
 type GetContext = () => Promise<AppContext>;
 
@@ -88,14 +88,7 @@ export function registerDeliveryCommands(program: Command, getContext: GetContex
     .action(async (options: { json?: boolean }) => {
       const ctx = await getContext();
       const outcome = await runJob(ctx, 'deliveries');
-      if (outcome.status === 'skipped') process.exitCode = 75;
-      printResult(
-        Boolean(options.json),
-        outcome.status === 'completed'
-          ? { status: 'completed', ...outcome.result }
-          : { status: 'skipped', held_by: outcome.heldBy },
-        () => describeDeliveries(outcome),
-      );
+      printJobOutcome(Boolean(options.json), outcome, () => describeDeliveries(outcome), 'Deliveries');
     });
   deliveries
     .command('list')

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { AppContext } from '../context.ts';
 import { runJob } from '../jobs/pipeline.ts';
 import { callerOf } from './account-caller.ts';
-import { printResult, table } from './output.ts';
+import { printJobOutcome, printResult, table } from './output.ts';
 
 type GetContext = () => Promise<AppContext>;
 
@@ -69,22 +69,13 @@ export function registerWatchCommands(program: Command, getContext: GetContext):
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
       const ctx = await getContext();
-      const outcome = await runJob(ctx, 'watchlist');
-      if (outcome.status === 'skipped') process.exitCode = 75;
-      printResult(
+      printJobOutcome(
         Boolean(options.json),
-        outcome.status === 'completed'
-          ? { status: 'completed', ...outcome.result }
-          : { status: 'skipped', held_by: outcome.heldBy },
-        () => {
-          if (outcome.status === 'skipped')
-            return `Watchlist: skipped, running in ${outcome.heldBy ?? 'another process'}`;
-          const r = outcome.result;
-          return (
-            `Watchlist: ${r.lifecycle} lifecycle updates, ${r.checked} RDAP checks (${r.unknown} without answer), ` +
-            `${r.zone} found in the zone, ${r.transitions} transitions, ${r.skipped} left for the next round`
-          );
-        },
+        await runJob(ctx, 'watchlist'),
+        (r) =>
+          `Watchlist: ${r.lifecycle} lifecycle updates, ${r.checked} RDAP checks (${r.unknown} without answer), ` +
+          `${r.zone} found in the zone, ${r.transitions} transitions, ${r.skipped} left for the next round`,
+        'Watchlist',
       );
     });
 }
