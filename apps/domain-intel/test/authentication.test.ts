@@ -1,17 +1,14 @@
 import assert from 'node:assert/strict';
 import net, { type AddressInfo } from 'node:net';
-import { PassThrough } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { databaseTargets } from '@repo/server-kit/testing';
-import { createTestApp, type TestApp } from './helpers.ts';
+import { capturedLog, createTestApp, type TestApp } from './helpers.ts';
 
 describe('authentication of /v1 calls', () => {
   let t: TestApp;
   let key: string;
-  const logLines: string[] = [];
+  const { logStream, logLines } = capturedLog();
   before(async () => {
-    const logStream = new PassThrough();
-    logStream.on('data', (chunk: Buffer) => logLines.push(...chunk.toString().split('\n').filter(Boolean)));
     t = await createTestApp({ target: databaseTargets()[0]!, logStream });
     key = await t.keyFor('starter');
   });

@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import { type Clock, ManualClock } from '@repo/server-kit';
 import { type DatabaseTarget, redisTarget } from '@repo/server-kit/testing';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
@@ -84,4 +85,12 @@ export function quotaStoreVariants(targets: DatabaseTarget[]) {
     { name: `${target.name} + sql quota`, target, redis: false, skip: target.skip },
     { name: `${target.name} + redis quota`, target, redis: true, skip: target.skip || redisSkip },
   ]);
+}
+
+/** A log stream for createTestApp and the lines written to it so far (one JSON line each). */
+export function capturedLog(): { logStream: NodeJS.WritableStream; logLines: string[] } {
+  const logLines: string[] = [];
+  const logStream = new PassThrough();
+  logStream.on('data', (chunk: Buffer) => logLines.push(...chunk.toString().split('\n').filter(Boolean)));
+  return { logStream, logLines };
 }

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { PassThrough } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { databaseTargets } from '@repo/server-kit/testing';
-import { bearer, createTestApp, type TestApp } from './helpers.ts';
+import { bearer, capturedLog, createTestApp, type TestApp } from './helpers.ts';
 
 /** Secret query parameters as callers send them by mistake: every common name, any case, `name[]` forms. */
 const SECRET_PARAMETERS = [
@@ -31,10 +30,8 @@ const SECRET_PARAMETERS = [
 describe('secret query parameters never reach the log', () => {
   let t: TestApp;
   let key: string;
-  const logLines: string[] = [];
+  const { logStream, logLines } = capturedLog();
   before(async () => {
-    const logStream = new PassThrough();
-    logStream.on('data', (chunk: Buffer) => logLines.push(...chunk.toString().split('\n').filter(Boolean)));
     t = await createTestApp({ target: databaseTargets()[0]!, logStream });
     key = await t.keyFor('starter');
   });
