@@ -138,7 +138,7 @@ for (const target of databaseTargets()) {
 
 const redis = redisTarget();
 describe('BullMQ worker', { skip: redis.skip }, () => {
-  it('runs a queued hourly job through the same job function', async () => {
+  it('runs queued hourly, deliveries and watchlist jobs through the same job functions', async () => {
     const [sqlite] = databaseTargets();
     const t = await createTestApp({ target: sqlite!, redis: true, env: { TRACKED_TLDS: 'com' } });
     const prefix = `test-bull-${process.pid}-${Date.now()}`;
@@ -149,11 +149,13 @@ describe('BullMQ worker', { skip: redis.skip }, () => {
       { prefix },
     );
     try {
-      await enqueueJob(t.app.ctx, 'hourly', { prefix });
-      for (let i = 0; i < 200 && !lines.some((line) => line.startsWith('hourly')); i += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
+      for (const name of ['hourly', 'deliveries', 'watchlist'] as const) {
+        await enqueueJob(t.app.ctx, name, { prefix });
+        for (let i = 0; i < 200 && !lines.some((line) => line.startsWith(name)); i += 1) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        assert.ok(lines.includes(`${name} pipeline finished`), lines.join('\n'));
       }
-      assert.ok(lines.includes('hourly pipeline finished'), lines.join('\n'));
     } finally {
       await worker.close();
       await t.close();
