@@ -7,10 +7,9 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
   type FastifyServerOptions,
-  LogController,
 } from 'fastify';
 import { frameworkError, type PublicError, toPublicError } from './error-handler.ts';
-import { loggerOptions } from './logger.ts';
+import { loggerOptions, OneLinePerRequest } from './logger.ts';
 import { genReqId, newRequestId } from './request-id.ts';
 import { ROUTER_OPTIONS } from './route-methods.ts';
 
@@ -104,7 +103,7 @@ export function fastifyOptions(options: ServerOptions): FastifyServerOptions {
         ? false
         : { ...loggerOptions(options.logLevel), ...(options.logStream ? { stream: options.logStream } : {}) },
     genReqId,
-    logController: new LogController({ requestIdLogLabel: 'request_id' }),
+    logController: new OneLinePerRequest({ requestIdLogLabel: 'request_id' }),
     // Fastify accepts a hop count at run time; its type declaration omits it.
     trustProxy: options.trustProxy as boolean | string[],
     bodyLimit: options.bodyLimit ?? 1_048_576,

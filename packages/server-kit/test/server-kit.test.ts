@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
+import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
 import {
   baseEnvSchema,
   ConfigError,
+  createFastify,
   defineErrorCatalogue,
   genReqId,
   loadConfig,
@@ -130,6 +132,32 @@ describe('request ids', () => {
     for (const unsafe of [undefined, 'short', 'has space in it', '<script>alert(1)</script>', 'x'.repeat(200)]) {
       assert.match(genReqId(request(unsafe)), /^req_[0-9a-f]{32}$/);
     }
+  });
+});
+
+describe('request log lines', () => {
+  it('writes one line per request when it completes, with the request, status and time, secrets redacted', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const logStream = new PassThrough();
+    logStream.on('data', (chunk: Buffer) => {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+    });
+    const app = createFastify({ logLevel: 'info', trustProxy: false, logStream });
+    app.get('/ok', async () => ({ ok: true }));
+    app.get('/quiet', { logLevel: 'warn' }, async () => ({ ok: true }));
+    await app.inject({ url: '/ok?token=s3cret&q=1', headers: { authorization: 'Bearer s3cret' } });
+    await app.inject({ url: '/quiet' });
+    await app.close();
+    await new Promise((resolve) => setImmediate(resolve));
+    const requestLines = lines.filter((line) => line.req !== undefined);
+    assert.equal(requestLines.length, 1, 'one line for /ok, none for the route that logs at warn');
+    const [line] = requestLines;
+    assert.equal(line!.msg, 'request completed');
+    assert.match(String(line!.request_id), /^req_/);
+    assert.deepEqual(line!.req, { method: 'GET', url: '/ok?token=[REDACTED]&q=1', host: 'localhost', ip: '127.0.0.1' });
+    assert.deepEqual(line!.res, { statusCode: 200 });
+    assert.equal(typeof line!.responseTime, 'number');
+    assert.ok(!JSON.stringify(lines).includes('s3cret'));
   });
 });
 
