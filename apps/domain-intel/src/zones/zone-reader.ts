@@ -172,19 +172,25 @@ class MasterFileParser {
     let ownerEnd = lineStart;
     for (; ownerEnd < lineEnd; ownerEnd++) {
       const code = bytes[ownerEnd]!;
+      if (BYTE_KIND[code] === PLAIN) continue;
       if (code === SPACE || code === TAB) break;
-      if (NOT_IN_PLAIN_OWNER[code] === 1) return false;
+      return false;
     }
     if (ownerEnd === lineStart || ownerEnd === lineEnd || bytes[ownerEnd - 1] !== DOT) return false;
     if (bytes[lineStart] === DOLLAR) return false;
-    // Up to two of TTL and class, then the type: each a run of non-blanks.
+    // Up to two of TTL and class, then the type: each a run of non-blanks. Anything the tokenizer
+    // must see (quotes, parentheses, comments, escapes) sends the whole line there.
     let position = ownerEnd;
     let typeStart = -1;
     let typeEnd = -1;
     for (let token = 0; token < 3; token++) {
-      while (position < lineEnd && isBlank(bytes[position]!)) position++;
+      while (position < lineEnd && BYTE_KIND[bytes[position]!] === BLANK) position++;
       const start = position;
-      while (position < lineEnd && !isBlank(bytes[position]!)) position++;
+      for (; position < lineEnd; position++) {
+        const kind = BYTE_KIND[bytes[position]!];
+        if (kind === BLANK) break;
+        if (kind === TOKENIZER) return false;
+      }
       if (start === position) return false;
       const first = bytes[start]!;
       if (token < 2 && first >= 0x30 && first <= 0x39 && isAllDigits(bytes, start, position)) continue;
@@ -196,11 +202,9 @@ class MasterFileParser {
       break;
     }
     if (typeStart === -1) return false;
-    // Anything the tokenizer must see (quotes, parentheses, comments, escapes) sends the whole
-    // line there; the owner has none of them.
-    for (let i = ownerEnd; i < lineEnd; i++) if (NEEDS_TOKENIZER_BYTE[bytes[i]!] === 1) return false;
+    for (let i = typeEnd; i < lineEnd; i++) if (BYTE_KIND[bytes[i]!] === TOKENIZER) return false;
     let rdata = typeEnd;
-    while (rdata < lineEnd && isBlank(bytes[rdata]!)) rdata++;
+    while (rdata < lineEnd && BYTE_KIND[bytes[rdata]!] === BLANK) rdata++;
     const isNs = typeEnd - typeStart === 2 && isWord(bytes, typeStart, 'ns');
     const isSoa = !isNs && typeEnd - typeStart === 3 && isWord(bytes, typeStart, 'soa');
     if (!isNs && !isSoa && !this.#knownType(bytes, typeStart, typeEnd)) return false;
@@ -455,14 +459,21 @@ const SEMICOLON = 0x3b;
 const OPEN = 0x28;
 const CLOSE = 0x29;
 
-/** Bytes that end the fast path inside an owner: controls, non-ASCII, and what needs the tokenizer. */
-const NOT_IN_PLAIN_OWNER = new Uint8Array(256);
-/** Bytes anywhere in a line that only the tokenizer reads right (NEEDS_TOKENIZER). */
-const NEEDS_TOKENIZER_BYTE = new Uint8Array(256);
+/**
+ * What a byte is to the fast path: part of a token (printable ASCII, or any other byte inside the
+ * rdata), a blank, or a byte only the tokenizer reads right (NEEDS_TOKENIZER). An owner must be
+ * all PLAIN.
+ */
+const PLAIN = 0;
+const BLANK = 1;
+const TOKENIZER = 2;
+const OTHER = 3;
+const BYTE_KIND = new Uint8Array(256);
 for (let code = 0; code < 256; code++) {
-  const tokenizer = code === QUOTE || code === OPEN || code === CLOSE || code === SEMICOLON || code === BACKSLASH;
-  NEEDS_TOKENIZER_BYTE[code] = tokenizer ? 1 : 0;
-  NOT_IN_PLAIN_OWNER[code] = code < 0x21 || code > 0x7e || tokenizer ? 1 : 0;
+  if (code === SPACE || code === TAB || code === 0x0d) BYTE_KIND[code] = BLANK;
+  else if (code === QUOTE || code === OPEN || code === CLOSE || code === SEMICOLON || code === BACKSLASH) {
+    BYTE_KIND[code] = TOKENIZER;
+  } else BYTE_KIND[code] = code < 0x21 || code > 0x7e ? OTHER : PLAIN;
 }
 
 /** SLD_LABEL by bytes: letters (either case), digits and "_" anywhere; "-" inside only. */
@@ -475,10 +486,6 @@ for (const char of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01234567
 }
 LABEL_BYTE[0x2d] = LABEL_HYPHEN;
 LABEL_BYTE[DOT] = LABEL_DOT;
-
-function isBlank(code: number): boolean {
-  return code === SPACE || code === TAB || code === 0x0d;
-}
 
 function isAllDigits(bytes: Uint8Array, start: number, end: number): boolean {
   for (let i = start; i < end; i++) {
