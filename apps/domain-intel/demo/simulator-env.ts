@@ -1,4 +1,5 @@
 import { SIM_MAJESTIC_KEY, SIM_MOZ_TOKEN, type UpstreamSim } from '@repo/upstream-sim';
+import { DEMO_CHURN_OPTIONS } from './demo-pipeline.ts';
 
 /**
  * The environment that points every upstream of the service (RDAP bootstrap, CZDS, Wayback
@@ -18,5 +19,8 @@ export function simulatorEnv(sim: UpstreamSim): Record<string, string> {
     MOZ_TOKEN: SIM_MOZ_TOKEN,
     MAJESTIC_API_URL: `${sim.url}/majestic/api/json`,
     MAJESTIC_API_KEY: SIM_MAJESTIC_KEY,
+    // The lifecycle plans its RDAP lookups by the registry timeline the demo's churn plays.
+    LIFECYCLE_REDEMPTION_DAYS: String(DEMO_CHURN_OPTIONS.redemptionDays),
+    LIFECYCLE_PENDING_DELETE_DAYS: String(DEMO_CHURN_OPTIONS.pendingDeleteDays),
   };
 }

@@ -75,6 +75,20 @@ export const envSchema = baseEnvSchema.extend({
   ENRICH_BATCH_SIZE: z.coerce.number().int().min(1).max(100_000).default(2_000),
   /** RDAP re-checks per TLD (= per registry) in one hourly run. */
   RDAP_RECHECKS_PER_TLD: z.coerce.number().int().min(1).max(100_000).default(500),
+  /**
+   * JSON map TLD → "HH:MM" (UTC): when that TLD's registry runs its daily deletion batch (names
+   * 30 days in redemption enter pending delete, names 5 days in pending delete are purged). Each
+   * candidate's lookups are then planned for just after the batch that changes its answer; a TLD
+   * not listed polls its purge day hourly.
+   */
+  RDAP_PURGE_TIMES: jsonEnv(
+    z.record(z.string().regex(/^[a-z0-9.-]+$/), z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/)),
+    '{}',
+  ),
+  /** Days a deleted name spends in redemption at the registries (the gTLD standard: 30; the demo's simulator: 1). */
+  LIFECYCLE_REDEMPTION_DAYS: z.coerce.number().min(0.01).max(90).default(30),
+  /** Days in pending delete before the purge (the gTLD standard: 5; the demo's simulator: 1). */
+  LIFECYCLE_PENDING_DELETE_DAYS: z.coerce.number().min(0.01).max(30).default(5),
   /** RDAP re-checks in flight per TLD. */
   RDAP_RECHECK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   /**

@@ -58,17 +58,24 @@ for (const target of databaseTargets()) {
       assert.deepEqual(result, { checked: 1, transitions: 1, dropped: 0, unknown: 0, skipped: 0 });
       assert.equal((await row('walker.com'))?.status, 'redemption');
 
-      // Not due again for a day: nothing is asked.
+      // Not due again until it must have entered pending delete, 30 days on (no batch time is
+      // configured here): nothing is asked meanwhile.
+      const inRedemption = await row('walker.com');
+      assert.equal(inRedemption?.next_check_at, clock.now() + 30 * DAY);
       rdap.asked.length = 0;
+      clock.advance(29 * DAY);
       await lifecycle.recheckDue({ tlds: ['com'] });
       assert.deepEqual(rdap.asked, []);
 
-      clock.advance(DAY);
+      clock.set(inRedemption!.next_check_at!);
       rdap.status('walker.com', 'pending delete');
       await lifecycle.recheckDue({ tlds: ['com'] });
-      assert.equal((await row('walker.com'))?.status, 'pending-delete');
+      const pending = await row('walker.com');
+      assert.equal(pending?.status, 'pending-delete');
+      // Next look: just after the purge, 5 days on.
+      assert.ok(pending!.next_check_at! >= clock.now() + 5 * DAY);
 
-      clock.advance(DAY);
+      clock.set(pending!.next_check_at!);
       rdap.notFound('walker.com');
       result = await lifecycle.recheckDue({ tlds: ['com'] });
       assert.equal(result.dropped, 1);
@@ -105,9 +112,11 @@ for (const target of databaseTargets()) {
       assert.equal(flaky?.check_failures, 1);
       assert.ok(flaky!.next_check_at! > clock.now());
 
-      clock.advance(DAY);
+      clock.set((await row('stubborn.net'))!.next_check_at!);
       rdap.status('stubborn.net', 'redemption period');
+      rdap.asked.length = 0;
       const result = await lifecycle.recheckDue({ tlds: ['net'] });
+      assert.ok(rdap.asked.includes('stubborn.net'));
       assert.equal(result.transitions, 0);
       assert.equal((await row('stubborn.net'))?.status, 'pending-delete');
     });
@@ -121,7 +130,7 @@ for (const target of databaseTargets()) {
       });
       rdap.status('restored.com', 'redemption period');
       await lifecycle.recheckDue({ tlds: ['com'] });
-      clock.advance(DAY);
+      clock.set((await row('restored.com'))!.next_check_at!);
       // The registrant paid the restore fee: registered, no deletion status.
       rdap.status('restored.com', 'client transfer prohibited');
       await lifecycle.recheckDue({ tlds: ['com'] });
@@ -205,15 +214,15 @@ for (const target of databaseTargets()) {
     it('re-checks the names expected to drop soonest first, within the per-TLD budget', async () => {
       const base = clock.now();
       for (const [name, sinceDaysAgo] of [
-        ['late.net', 0],
-        ['soon.net', 4],
-        ['middle.net', 2],
+        ['late.org', 0],
+        ['soon.org', 4],
+        ['middle.org', 2],
       ] as const) {
         await database.db
           .insertInto('feed_domains')
           .values({
             domain: name,
-            tld: 'net',
+            tld: 'org',
             label: name.split('.')[0]!,
             status: 'pending-delete',
             status_since: base - sinceDaysAgo * DAY,
@@ -228,8 +237,8 @@ for (const target of databaseTargets()) {
         rdap.status(name, 'pending delete');
       }
       rdap.asked.length = 0;
-      await lifecycle.recheckDue({ tlds: ['net'], perTldBudget: 2 });
-      assert.deepEqual(rdap.asked, ['soon.net', 'middle.net']);
+      await lifecycle.recheckDue({ tlds: ['org'], perTldBudget: 2 });
+      assert.deepEqual(rdap.asked, ['soon.org', 'middle.org']);
     });
   });
 }

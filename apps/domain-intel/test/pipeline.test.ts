@@ -35,6 +35,9 @@ function simEnv(sim: UpstreamSim): Record<string, string> {
     MAJESTIC_API_URL: `${sim.url}/majestic/api/json`,
     MAJESTIC_API_KEY: SIM_MAJESTIC_KEY,
     FEED_COUNT_CACHE_SECONDS: '0',
+    // The churn below keeps names a day in redemption and a day in pending delete.
+    LIFECYCLE_REDEMPTION_DAYS: '1',
+    LIFECYCLE_PENDING_DELETE_DAYS: '1',
   };
 }
 

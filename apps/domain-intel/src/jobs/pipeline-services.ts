@@ -5,7 +5,7 @@ import { EnrichmentService } from '../enrich/enrichment-service.ts';
 import { MajesticClient } from '../enrich/majestic-client.ts';
 import { MozClient } from '../enrich/moz-client.ts';
 import { WaybackClient } from '../enrich/wayback-client.ts';
-import { LifecycleService } from '../lifecycle/index.ts';
+import { LifecycleService, timeOfDay } from '../lifecycle/index.ts';
 import type { RdapClient } from '../rdap/types.ts';
 import type { SnapshotStore } from '../zones/snapshot-store.ts';
 import { JobLeases } from './lease.ts';
@@ -40,6 +40,13 @@ export function createPipelineServices(
       tlds: config.TRACKED_TLDS,
       perTldBudget: config.RDAP_RECHECKS_PER_TLD,
       perTldConcurrency: config.RDAP_RECHECK_CONCURRENCY,
+      timeline: {
+        redemptionDays: config.LIFECYCLE_REDEMPTION_DAYS,
+        pendingDeleteDays: config.LIFECYCLE_PENDING_DELETE_DAYS,
+      },
+      batchTimes: Object.fromEntries(
+        Object.entries(config.RDAP_PURGE_TIMES).map(([tld, time]) => [tld, timeOfDay(time)]),
+      ),
     }),
     enrichment: new EnrichmentService(
       database.db,

@@ -3,8 +3,9 @@ import type { Kysely } from 'kysely';
 import PQueue from 'p-queue';
 import type { DB } from '../db/schema.ts';
 import type { RdapClient } from '../rdap/types.ts';
+import { type DeletionTimeline, planDropLookups, STANDARD_TIMELINE, statusSince } from './drop-plan.ts';
 import { judgeRdapAnswer } from './rdap-evidence.ts';
-import { expectedDropAt, nextCheckAt, retryAfterFailure } from './recheck-schedule.ts';
+import { retryAfterFailure } from './recheck-schedule.ts';
 import { isPipelineStatus, PIPELINE_STATUSES, type PipelineStatus } from './states.ts';
 import { applyTransition } from './transitions.ts';
 
@@ -14,6 +15,10 @@ export interface RecheckOptions {
   perTldBudget: number;
   /** Lookups in flight per TLD (the RDAP client also throttles per server). */
   perTldConcurrency: number;
+  /** Days of redemption and of pending delete at the registries (default: the gTLD standard 30 and 5). */
+  timeline?: Omit<DeletionTimeline, 'batchTimeOfDay'>;
+  /** When each TLD's registry runs its daily deletion batch (pending delete, purge), ms after 00:00 UTC. */
+  batchTimes?: Readonly<Record<string, number>>;
   /** Wall-clock time (Date.now() epoch ms) after which no lookup is started or continued. */
   deadline?: number;
   onProgress?: (done: number, total: number) => void;
@@ -30,6 +35,7 @@ export interface RecheckResult {
 
 interface Candidate {
   domain: string;
+  tld: string;
   status: string;
   status_since: number;
   check_failures: number;
@@ -52,7 +58,7 @@ export async function recheckDueCandidates(
     options.tlds.map((tld) =>
       db
         .selectFrom('feed_domains')
-        .select(['domain', 'status', 'status_since', 'check_failures'])
+        .select(['domain', 'tld', 'status', 'status_since', 'check_failures'])
         .where('tld', '=', tld)
         .where('status', 'in', [...PIPELINE_STATUSES])
         .where('next_check_at', '<=', now)
@@ -70,7 +76,12 @@ export async function recheckDueCandidates(
       const queue = new PQueue({ concurrency: options.perTldConcurrency });
       await queue.addAll(
         candidates.map((candidate) => async () => {
-          const outcome = await recheckOne(db, clock, rdap, candidate, options.deadline);
+          const timeline: DeletionTimeline = {
+            ...STANDARD_TIMELINE,
+            ...options.timeline,
+            batchTimeOfDay: options.batchTimes?.[candidate.tld] ?? null,
+          };
+          const outcome = await recheckOne(db, clock, rdap, candidate, { deadline: options.deadline, timeline });
           if (outcome === 'skipped') {
             result.skipped += 1;
             return;
@@ -94,8 +105,9 @@ async function recheckOne(
   clock: Clock,
   rdap: RdapClient,
   candidate: Candidate,
-  deadline: number | undefined,
+  options: { deadline?: number | undefined; timeline: DeletionTimeline },
 ): Promise<string> {
+  const { deadline, timeline } = options;
   if (!isPipelineStatus(candidate.status)) return 'unchanged';
   // Out of time for this run: leave the candidate due for the next one, no failure counted.
   if (deadline !== undefined && Date.now() >= deadline) return 'skipped';
@@ -114,16 +126,24 @@ async function recheckOne(
       .execute();
     return 'unknown';
   }
+  // The next lookup is planned from the registry's timeline for the status the answer leaves it in.
+  const plan = (status: PipelineStatus, seenSince: number) =>
+    planDropLookups({
+      status,
+      since: statusSince({ lookup, status, seenSince, now, timeline }),
+      now,
+      timeline,
+    });
   if (verdict.kind === 'unchanged') {
-    const expected = expectedDropAt(current, candidate.status_since);
+    const { expectedDropAt, nextCheckAt } = plan(current, candidate.status_since);
     await db
       .updateTable('feed_domains')
       .set({
         check_failures: 0,
         last_checked_at: now,
         verified_at: now,
-        expected_drop_at: expected,
-        next_check_at: nextCheckAt(now, expected),
+        expected_drop_at: expectedDropAt,
+        next_check_at: nextCheckAt,
         updated_at: now,
       })
       .where('domain', '=', candidate.domain)
@@ -133,10 +153,8 @@ async function recheckOne(
   }
 
   const to = verdict.to;
-  const lifecycle =
-    to === 'redemption' || to === 'pending-delete'
-      ? { expected_drop_at: expectedDropAt(to, now), next_check_at: nextCheckAt(now, expectedDropAt(to, now)) }
-      : { expected_drop_at: null, next_check_at: null };
+  const planned = isPipelineStatus(to) ? plan(to, now) : null;
+  const lifecycle = { expected_drop_at: planned?.expectedDropAt ?? null, next_check_at: planned?.nextCheckAt ?? null };
   const moved = await applyTransition(
     db,
     {

@@ -17,9 +17,9 @@ export function expectedDropAt(status: PipelineStatus, statusSince: number): num
 }
 
 /**
- * When RDAP should look at a candidate again: rarely while its drop is far away, hourly
- * once it is near or overdue, so the RDAP budget goes to the names about to drop and the
- * drop is verified within about an hour of happening.
+ * When RDAP should look at a watched name again: rarely while its drop is far away, hourly
+ * once it is near or overdue. The watchlist follows few names, so polling near the drop is
+ * cheap there; the feed's candidates follow the registry's timeline instead (drop-plan.ts).
  */
 export function nextCheckAt(now: number, expectedDrop: number): number {
   const untilDrop = expectedDrop - now;

@@ -1,0 +1,111 @@
+import type { RdapLookup } from '../rdap/types.ts';
+import { PENDING_DELETE_DAYS, REDEMPTION_DAYS } from './recheck-schedule.ts';
+import type { PipelineStatus } from './states.ts';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** How long after a registry's batch time its answers are looked at, so the batch has run. */
+const AFTER_BATCH = 5 * MINUTE;
+
+/** A registry's deletion timeline: the gTLD standard is 30 days of redemption, then 5 of pending delete. */
+export interface DeletionTimeline {
+  redemptionDays: number;
+  pendingDeleteDays: number;
+  /** When the registry runs its daily deletion batch, ms after 00:00 UTC; null: not known. */
+  batchTimeOfDay: number | null;
+}
+
+export const STANDARD_TIMELINE: DeletionTimeline = {
+  redemptionDays: REDEMPTION_DAYS,
+  pendingDeleteDays: PENDING_DELETE_DAYS,
+  batchTimeOfDay: null,
+};
+
+export interface DropPlan {
+  expectedDropAt: number;
+  nextCheckAt: number;
+}
+
+/** The first run of a daily batch at `timeOfDay` (ms after 00:00 UTC) at or after `time`. */
+export function batchAtOrAfter(time: number, timeOfDay: number): number {
+  const today = Math.floor(time / DAY) * DAY + timeOfDay;
+  return today >= time ? today : today + DAY;
+}
+
+/**
+ * The few RDAP lookups a candidate needs, planned from the registry's own timeline instead of
+ * polling: a name in redemption is looked at once just after it must have entered pending delete
+ * (30 days after its deletion), a name in pending delete once just after its purge (5 days on),
+ * where the 404 verifies the drop. `since` is when the registry put the name in its status (its
+ * own `last changed` date when plausible, else when we first saw it). With the registry's daily
+ * batch time known (the batch moves names to pending delete and purges them), each look lands
+ * just after the batch that changes the answer. A registry that runs late (or a batch time not
+ * known) costs a look after its next batch (6 hours on when not known) in redemption, and hourly
+ * looks once a purge is overdue, so a late purge is still verified within about an hour.
+ */
+export function planDropLookups(input: {
+  status: PipelineStatus;
+  since: number;
+  now: number;
+  timeline: DeletionTimeline;
+}): DropPlan {
+  const { status, since, now, timeline } = input;
+  const { batchTimeOfDay } = timeline;
+  const atBatch = (time: number) => (batchTimeOfDay === null ? time : batchAtOrAfter(time, batchTimeOfDay));
+  const settle = batchTimeOfDay === null ? 0 : AFTER_BATCH;
+
+  if (status === 'pending-delete') {
+    const purge = atBatch(since + timeline.pendingDeleteDays * DAY);
+    const due = purge + settle;
+    return { expectedDropAt: purge, nextCheckAt: now < due ? due : now + HOUR };
+  }
+  if (status === 'redemption') {
+    const pendingDelete = atBatch(since + timeline.redemptionDays * DAY);
+    const due = pendingDelete + settle;
+    const late = batchTimeOfDay === null ? now + 6 * HOUR : batchAtOrAfter(now, batchTimeOfDay) + settle;
+    return {
+      expectedDropAt: atBatch(pendingDelete + timeline.pendingDeleteDays * DAY),
+      nextCheckAt: now < due ? due : late,
+    };
+  }
+  // Out of the zone but in neither deletion status (on hold, in a grace period): a look a day.
+  return {
+    expectedDropAt: since + (timeline.redemptionDays + timeline.pendingDeleteDays) * DAY,
+    nextCheckAt: now + DAY,
+  };
+}
+
+/**
+ * When the registry put a name in `status`: its record's `last changed` date if that is plausible
+ * for the status (not in the future, not older than the status can last); else, for pending
+ * delete under a known batch time, the last batch before we first saw it so (only a batch moves
+ * names there); else when we first saw it (`seenSince`).
+ */
+export function statusSince(input: {
+  lookup: RdapLookup;
+  status: PipelineStatus;
+  seenSince: number;
+  now: number;
+  timeline: DeletionTimeline;
+}): number {
+  const { lookup, status, seenSince, now, timeline } = input;
+  const { batchTimeOfDay } = timeline;
+  if (lookup.kind === 'found' && lookup.record.updated_at) {
+    const changed = Date.parse(lookup.record.updated_at);
+    const longest = status === 'pending-delete' ? timeline.pendingDeleteDays : timeline.redemptionDays;
+    if (!Number.isNaN(changed) && changed <= now && changed >= now - (longest + 1) * DAY) return changed;
+  }
+  if (status === 'pending-delete' && batchTimeOfDay !== null) {
+    const batch = batchAtOrAfter(seenSince, batchTimeOfDay);
+    return batch === seenSince ? batch : batch - DAY;
+  }
+  return seenSince;
+}
+
+/** "HH:MM" (UTC) as ms after midnight. */
+export function timeOfDay(text: string): number {
+  const [hours = 0, minutes = 0] = text.split(':').map(Number);
+  return hours * HOUR + minutes * MINUTE;
+}

@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  batchAtOrAfter,
+  type DeletionTimeline,
+  planDropLookups,
+  STANDARD_TIMELINE,
+  statusSince,
+  timeOfDay,
+} from '../src/lifecycle/drop-plan.ts';
+import type { RdapLookup } from '../src/rdap/types.ts';
+import { whois } from './feed-helpers.ts';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const BATCH = timeOfDay('19:00');
+const at = (iso: string) => Date.parse(iso);
+const AT_19: DeletionTimeline = { ...STANDARD_TIMELINE, batchTimeOfDay: BATCH };
+
+describe('drop plan', () => {
+  it('finds the next run of a daily batch', () => {
+    assert.equal(batchAtOrAfter(at('2026-03-10T18:00:00Z'), BATCH), at('2026-03-10T19:00:00Z'));
+    assert.equal(batchAtOrAfter(at('2026-03-10T19:00:00Z'), BATCH), at('2026-03-10T19:00:00Z'));
+    assert.equal(batchAtOrAfter(at('2026-03-10T19:01:00Z'), BATCH), at('2026-03-11T19:00:00Z'));
+  });
+
+  it('plans one look just after the batch that starts pending delete, and one just after the purge', () => {
+    const deleted = at('2026-03-01T21:15:00Z');
+    const redemption = planDropLookups({
+      status: 'redemption',
+      since: deleted,
+      now: at('2026-03-02T06:30:00Z'),
+      timeline: AT_19,
+    });
+    assert.equal(redemption.nextCheckAt, at('2026-04-01T19:05:00Z'));
+    assert.equal(redemption.expectedDropAt, at('2026-04-06T19:00:00Z'));
+
+    const pending = planDropLookups({
+      status: 'pending-delete',
+      since: at('2026-04-01T19:00:00Z'),
+      now: at('2026-04-01T19:30:00Z'),
+      timeline: AT_19,
+    });
+    assert.deepEqual(pending, { expectedDropAt: at('2026-04-06T19:00:00Z'), nextCheckAt: at('2026-04-06T19:05:00Z') });
+  });
+
+  it('looks again after the next batch, or hourly, when the registry runs late', () => {
+    const lateRedemption = planDropLookups({
+      status: 'redemption',
+      since: at('2026-03-01T21:15:00Z'),
+      now: at('2026-04-01T19:30:00Z'),
+      timeline: AT_19,
+    });
+    assert.equal(lateRedemption.nextCheckAt, at('2026-04-02T19:05:00Z'));
+    const latePurge = planDropLookups({
+      status: 'pending-delete',
+      since: at('2026-04-01T19:00:00Z'),
+      now: at('2026-04-06T19:30:00Z'),
+      timeline: AT_19,
+    });
+    assert.equal(latePurge.nextCheckAt, at('2026-04-06T20:30:00Z'));
+  });
+
+  it('without a batch time looks when the timeline says, then every 6 hours, and polls an overdue purge hourly', () => {
+    const since = at('2026-03-01T21:15:00Z');
+    const redemption = planDropLookups({ status: 'redemption', since, now: since, timeline: STANDARD_TIMELINE });
+    assert.equal(redemption.nextCheckAt, since + 30 * DAY);
+    const late = planDropLookups({ status: 'redemption', since, now: since + 30 * DAY, timeline: STANDARD_TIMELINE });
+    assert.equal(late.nextCheckAt, since + 30 * DAY + 6 * HOUR);
+    const pending = planDropLookups({ status: 'pending-delete', since, now: since, timeline: STANDARD_TIMELINE });
+    assert.equal(pending.expectedDropAt, since + 5 * DAY);
+    const overdue = planDropLookups({
+      status: 'pending-delete',
+      since,
+      now: since + 5 * DAY + HOUR,
+      timeline: STANDARD_TIMELINE,
+    });
+    assert.equal(overdue.nextCheckAt, since + 5 * DAY + 2 * HOUR);
+  });
+
+  it("takes the registry's last-changed date when plausible, else the batch or when we saw it", () => {
+    const now = at('2026-04-01T19:30:00Z');
+    const found = (updated: string | null): RdapLookup => ({
+      kind: 'found',
+      record: { ...whois('x.com', ['pending delete'], new Date(now).toISOString()), updated_at: updated },
+      raw: { registry: {}, registrar: null },
+    });
+    const since = (lookup: RdapLookup, timeline: DeletionTimeline) =>
+      statusSince({ lookup, status: 'pending-delete', seenSince: now, now, timeline });
+    assert.equal(since(found('2026-04-01T19:00:00Z'), AT_19), at('2026-04-01T19:00:00Z'));
+    // In the future, or older than pending delete lasts: not believed.
+    assert.equal(since(found('2026-04-02T19:00:00Z'), AT_19), at('2026-04-01T19:00:00Z'));
+    assert.equal(since(found('2026-01-01T00:00:00Z'), STANDARD_TIMELINE), now);
+    assert.equal(since(found(null), STANDARD_TIMELINE), now);
+  });
+});

@@ -1,0 +1,187 @@
+/**
+ * The lifecycle's RDAP plan at `.com` churn: the production lifecycle (zone evidence at the daily
+ * job, `recheckDue` at every hourly run, the real HTTP RDAP client) against the upstream
+ * simulator's registry with deletion churn — names deleted at random times of day (out of the
+ * zone, redemption), a fifth restored within redemption (never drop), the rest moved to pending
+ * delete after 30 days and purged after 5 more by the registry's daily batch at 19:00 UTC — on a
+ * manual clock, over a 36-day warm-up (the pipeline fills) and 40 measured days.
+ *
+ * The registry's rate limit is played in simulated time: each lookup starts 1/limit seconds
+ * after the previous one at the earliest (as the client's per-host limiter paces them in real
+ * time), and each hourly run may start at most an hour's worth of lookups at that limit.
+ *
+ * Scale: BENCH_RDAP_PLAN_SCALE (default 0.01) of `.com`'s 100,000 deletions a day, with the
+ * registry limit BENCH_RDAP_PLAN_LIMIT (default 50 lookups/s at `.com` scale) scaled alike, so
+ * every ratio holds at full scale. Figures: lookups per verified drop (target ≤ 4, floor 1),
+ * share of drops verified within an hour of their purge (target ≥ 0.99), and the peak request
+ * rate over any simulated minute and the busiest hour against the limit (≤ 1).
+ */
+import { loadavg } from 'node:os';
+import { createDatabase, ManualClock, migrateToLatest } from '@repo/server-kit';
+import { DeletionChurn, type DeletionEvent, SimWorld, startUpstreamSim } from '@repo/upstream-sim';
+import { loadDomainIntelConfig } from 'domain-intel/src/config.ts';
+import { migrations } from 'domain-intel/src/db/migrations/index.ts';
+import type { DB } from 'domain-intel/src/db/schema.ts';
+import { LifecycleService, timeOfDay, type ZoneChange } from 'domain-intel/src/lifecycle/index.ts';
+import { createRdapEngine } from 'domain-intel/src/rdap/engine.ts';
+import type { RdapClient, RdapLookupOptions } from 'domain-intel/src/rdap/types.ts';
+import { benchDatabase } from './lib/bench-database.ts';
+import { report } from './lib/harness.ts';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const START = Date.parse('2026-01-01T00:00:00Z');
+const WARM_UP_DAYS = 36;
+const MEASURED_DAYS = 40;
+const PURGE_TIME = '19:00';
+
+async function main(): Promise<void> {
+  const scale = Number(process.env.BENCH_RDAP_PLAN_SCALE ?? 0.01);
+  const comLimit = Number(process.env.BENCH_RDAP_PLAN_LIMIT ?? 50);
+  const limitPerSecond = comLimit * scale;
+  const deletedPerDay = Math.round(100_000 * scale);
+
+  const world = new SimWorld(START);
+  const events: DeletionEvent[] = [];
+  const churn = new DeletionChurn(
+    world,
+    { seed: 13, deletedPerDay, restoreRate: 0.2, batchTimeOfDay: timeOfDay(PURGE_TIME) },
+    (event) => events.push(event),
+  );
+  const sim = await startUpstreamSim({ world });
+  const database = await benchDatabase('sqlite');
+  const config = loadDomainIntelConfig({
+    NODE_ENV: 'production',
+    ...database.env,
+    TRACKED_TLDS: 'com',
+    RDAP_BOOTSTRAP_URL: `${sim.url}/rdap/bootstrap/dns.json`,
+    RDAP_ALLOW_INSECURE: '1',
+    // The registry's limit is played in simulated time below; the real-time limiter must not add to it.
+    RDAP_HOST_RATE_PER_SECOND: '10000',
+    RDAP_HOST_CONCURRENCY: '16',
+    RDAP_RECHECKS_PER_TLD: String(Math.floor(limitPerSecond * 3600)),
+    RDAP_PURGE_TIMES: JSON.stringify({ com: PURGE_TIME }),
+  });
+  const clock = new ManualClock(START);
+  const engine = createRdapEngine(config, clock, (error) => console.error(error));
+  const db = createDatabase<DB>({ dataDir: database.dataDir, sqliteFile: 'rdap-plan.sqlite' });
+  await migrateToLatest(db, migrations);
+
+  // The registry's rate limit, in simulated time.
+  const lookupsAt: number[] = [];
+  const paced: RdapClient = {
+    lookupDomain(name: string, options?: RdapLookupOptions) {
+      const at = Math.max(clock.now(), (lookupsAt.at(-1) ?? 0) + 1000 / limitPerSecond);
+      clock.set(at);
+      churn.advanceTo(at);
+      lookupsAt.push(at);
+      return engine.lookupDomain(name, options);
+    },
+  };
+  const lifecycle = new LifecycleService(db.db, clock, paced, {
+    tlds: ['com'],
+    perTldBudget: config.RDAP_RECHECKS_PER_TLD,
+    perTldConcurrency: config.RDAP_RECHECK_CONCURRENCY,
+    batchTimes: { com: timeOfDay(PURGE_TIME) },
+  });
+  const moveTo = (time: number) => {
+    if (clock.now() < time) clock.set(time);
+    churn.advanceTo(clock.now());
+  };
+
+  const started = performance.now();
+  const end = START + (WARM_UP_DAYS + MEASURED_DAYS) * DAY;
+  let applied = 0;
+  for (let hour = START; hour < end; hour += HOUR) {
+    if ((hour - START) % DAY === 6 * HOUR && hour > START + DAY) {
+      // The daily job at 06:00: the diff of today's 00:00 zone snapshot against yesterday's.
+      moveTo(hour);
+      const snapshot = hour - 6 * HOUR;
+      const changes: ZoneChange[] = [];
+      const zoneChange = new Map<string, 'removed' | 'added'>();
+      while (applied < events.length && events[applied]!.at < snapshot) {
+        const event = events[applied++]!;
+        if (event.kind === 'deleted') zoneChange.set(event.name, 'removed');
+        else if (event.kind === 'restored') {
+          if (zoneChange.get(event.name) === 'removed') zoneChange.delete(event.name);
+          else zoneChange.set(event.name, 'added');
+        }
+      }
+      for (const [name, change] of zoneChange) changes.push({ name, change });
+      await lifecycle.applyZoneDiff({
+        tld: 'com',
+        fromDate: new Date(snapshot - DAY).toISOString().slice(0, 10),
+        toDate: new Date(snapshot).toISOString().slice(0, 10),
+        changes: (async function* () {
+          yield* changes;
+        })(),
+      });
+    }
+    moveTo(hour + 30 * MINUTE);
+    await lifecycle.recheckDue();
+    const day = Math.floor((hour - START) / DAY);
+    if ((hour - START) % DAY === 23 * HOUR && day % 5 === 4) {
+      console.log(
+        `day ${day + 1}: ${lookupsAt.length} lookups, ${((performance.now() - started) / 1000).toFixed(0)} s, load ${loadavg()[0]!.toFixed(2)}`,
+      );
+    }
+  }
+
+  const from = START + WARM_UP_DAYS * DAY;
+  const purges = events.filter((event) => event.kind === 'purged' && event.at >= from && event.at < end);
+  const rows = await db.db
+    .selectFrom('feed_domains')
+    .select(['domain', 'status', 'dropped_at'])
+    .where('dropped_at', '>=', from)
+    .where('dropped_at', '<', end)
+    .execute();
+  const droppedAt = new Map(rows.map((row) => [row.domain, row.dropped_at!]));
+  const verified = rows.length;
+  const withinHour = purges.filter((purge) => {
+    const at = droppedAt.get(purge.name);
+    return at !== undefined && at - purge.at <= HOUR;
+  }).length;
+  const lookups = lookupsAt.filter((at) => at >= from && at < end);
+  const peakMinute = peakIn(lookups, MINUTE) / 60;
+  const peakHour = peakIn(lookups, HOUR) / 3600;
+  const load = loadavg()[0]!.toFixed(2);
+  const details = {
+    scale,
+    deleted_per_day: deletedPerDay,
+    purged: purges.length,
+    verified_drops: verified,
+    lookups: lookups.length,
+    limit_per_s: limitPerSecond,
+    com_limit_per_s: comLimit,
+    wall_s: (performance.now() - started) / 1000,
+    load1: load,
+  };
+  report({ name: 'rdap-plan-lookups-per-drop', ratio: lookups.length / verified / 4, target: '<= 1', details });
+  report({ name: 'rdap-plan-verified-within-hour', ratio: withinHour / purges.length / 0.99, target: '>= 1', details });
+  report({ name: 'rdap-plan-peak-minute-rate', ratio: peakMinute / limitPerSecond, target: '<= 1', details });
+  report({ name: 'rdap-plan-busiest-hour-rate', ratio: peakHour / limitPerSecond, target: '<= 1', details });
+  console.log(
+    `lookups per verified drop ${(lookups.length / verified).toFixed(2)} (target 4, floor 1); ` +
+      `${((100 * withinHour) / purges.length).toFixed(2)} % of ${purges.length} purges verified within an hour; ` +
+      `peak ${peakMinute.toFixed(3)}/s over a minute, ${peakHour.toFixed(3)}/s over an hour, limit ${limitPerSecond}/s; load ${load}`,
+  );
+
+  await engine.close();
+  await db.close();
+  await sim.close();
+  await database.cleanup();
+}
+
+/** The most of the sorted times that fall in any window of `width` ms. */
+function peakIn(times: readonly number[], width: number): number {
+  let peak = 0;
+  let first = 0;
+  for (let last = 0; last < times.length; last++) {
+    while (times[last]! - times[first]! >= width) first++;
+    peak = Math.max(peak, last - first + 1);
+  }
+  return peak;
+}
+
+await main();
