@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { databaseTargets } from '@repo/server-kit/testing';
 import type { FastifyPluginAsync } from 'fastify';
+import { DashboardBrowser } from './dashboard-session.ts';
 import { bearer, createTestApp, quotaStoreVariants, type TestApp } from './helpers.ts';
 import { headerOf, mailText, startSmtpServer, type TestSmtpServer } from './smtp-helpers.ts';
 
@@ -91,6 +92,50 @@ for (const variant of quotaStoreVariants(databaseTargets())) {
         'quota.warning',
         'quota.warning',
       ]);
+    });
+
+    it('sends no quota mail once the owner turns them off in the dashboard, and again once turned back on', async () => {
+      const email = `quiet${++counter}-${Date.now()}@example.com`;
+      const key = await t.keyFor('free', email);
+      const call = () => t.app.inject({ url: '/v1/ping', headers: bearer(key) });
+      const browser = new DashboardBrowser(t.app);
+      assert.equal((await browser.signIn(email, key)).statusCode, 303);
+      const page = await browser.get('/dashboard');
+      assert.match(page.body, /name="quota_mails" value="on" checked/, 'on by default');
+      // An unticked checkbox is simply absent from the form.
+      const off = await browser.post('/dashboard/notifications');
+      assert.equal(off.statusCode, 303);
+      assert.match((await browser.get(String(off.headers.location))).body, /Quota e-mails are off/);
+      assert.doesNotMatch((await browser.get('/dashboard')).body, /name="quota_mails" value="on" checked/);
+      assert.equal((await t.app.ctx.accounts.summary(email)).quota_mails, false);
+
+      for (let i = 1; i <= 100; i++) assert.equal((await call()).statusCode, 200);
+      assert.equal((await settle(email, 0)).length, 0, 'no mail at 80 % or 100 %');
+
+      await browser.post('/dashboard/notifications', { quota_mails: 'on' });
+      assert.equal((await t.app.ctx.accounts.summary(email)).quota_mails, true);
+      t.clock.set('2026-03-11T09:00:00Z');
+      try {
+        for (let i = 1; i <= 80; i++) assert.equal((await call()).statusCode, 200);
+        const [warning] = await settle(email, 1);
+        assert.equal(headerOf(warning!.raw, 'Subject'), "You have used 80 % of today's 100 API calls");
+        assert.match(
+          mailText(warning!.raw),
+          /Turn them off under Notifications in the dashboard: https:\/\/di\.example\.test\/dashboard/,
+        );
+      } finally {
+        t.clock.set('2026-03-10T12:00:00Z');
+      }
+    });
+
+    it('refuses the notifications form without a session or a CSRF token', async () => {
+      const anonymous = await t.app.inject({
+        method: 'POST',
+        url: '/dashboard/notifications',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'quota_mails=on',
+      });
+      assert.equal(anonymous.statusCode, 403);
     });
 
     it('sends no quota mail to Enterprise (no daily cap)', async () => {

@@ -59,6 +59,10 @@ export class AccountsRepository {
       .execute();
   }
 
+  async updateAccount(accountId: string, changes: { quota_mails: number }): Promise<void> {
+    await this.db.updateTable('accounts').set(changes).where('id', '=', accountId).execute();
+  }
+
   async updateSubscription(accountId: string, changes: Partial<SubscriptionTable>): Promise<void> {
     await this.db.updateTable('subscriptions').set(changes).where('account_id', '=', accountId).execute();
   }

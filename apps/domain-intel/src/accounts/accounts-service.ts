@@ -28,6 +28,8 @@ export interface AccountSummary {
   subscription: EffectiveSubscription;
   /** Stripe's side, when the plan is billed there (null fields: set by the operator, or never bought). */
   billing: AccountBilling;
+  /** Whether the owner gets the 80 % and 100 % quota mails (the quota webhooks go out either way). */
+  quota_mails: boolean;
 }
 
 export interface AccountBilling {
@@ -130,7 +132,12 @@ export class AccountsService {
     return accountId ? this.findSummaryById(accountId) : undefined;
   }
 
-  async #summaryOf(account: { id: string; email: string }): Promise<AccountSummary> {
+  /** Turns the quota mails of an account on or off (the dashboard's setting). */
+  async setQuotaMails(accountId: string, on: boolean): Promise<void> {
+    await this.repository.updateAccount(accountId, { quota_mails: on ? 1 : 0 });
+  }
+
+  async #summaryOf(account: { id: string; email: string; quota_mails: number }): Promise<AccountSummary> {
     const subscription = await this.repository.findSubscription(account.id);
     if (!subscription) throw new Error(`account ${account.id} has no subscription row`);
     const plan = planOf(subscription.plan);
@@ -144,6 +151,7 @@ export class AccountsService {
         subscriptionId: subscription.stripe_subscription_id ?? null,
         status: subscription.billing_status ?? null,
       },
+      quota_mails: account.quota_mails !== 0,
     };
   }
 

@@ -23,6 +23,8 @@ const NOTICES: Record<string, string> = {
   upgraded: 'Payment received: your new plan applies now.',
   'checkout-pending': 'Stripe has not confirmed the payment yet; your plan changes as soon as it does.',
   'checkout-cancelled': 'Checkout cancelled; nothing was charged.',
+  'quota-mails-on': 'Quota e-mails are on: you get one at 80 % and one at 100 % of a day’s calls.',
+  'quota-mails-off': 'Quota e-mails are off. Your webhooks still get quota.warning and quota.exhausted.',
 };
 
 const noticeOf = (request: FastifyRequest) => NOTICES[(request.query as { done?: string }).done ?? ''];
@@ -160,5 +162,13 @@ export function accountRoutes(app: FastifyInstance, sessions: DashboardSessions,
       return reply.redirect('/dashboard?done=revoked-own', 303);
     }
     return reply.redirect('/dashboard?done=revoked', 303);
+  });
+
+  app.post('/dashboard/notifications', csrf, async (request, reply) => {
+    const viewer = await requireViewer(request, sessions, accounts);
+    // An unticked checkbox sends nothing: absent means off.
+    const on = formOf(request).quota_mails === 'on';
+    await accounts.setQuotaMails(viewer.account.account_id, on);
+    return reply.redirect(`/dashboard?done=quota-mails-${on ? 'on' : 'off'}#notifications-heading`, 303);
   });
 }

@@ -8,6 +8,8 @@ export interface AccountTable {
   id: string;
   email: string;
   created_at: number;
+  /** 1: the owner gets the 80 % / 100 % quota mails; 0: turned off in the dashboard. */
+  quota_mails: Generated<number>;
 }
 
 export interface SubscriptionTable {

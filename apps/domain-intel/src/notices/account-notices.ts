@@ -36,6 +36,8 @@ export class AccountNotices {
   /** An account event (see delivery/account-events.ts); the ones with a mail get it. */
   async onAccountEvent(...[accountId, type, data]: AccountEventArgs): Promise<void> {
     if (type === 'quota.warning' || type === 'quota.exhausted') {
+      // Turned off in the dashboard: the account's webhooks still get the event.
+      if ((await this.deps.accounts.findSummaryById(accountId))?.quota_mails === false) return;
       const quota = data as { plan: string; limit: number; used: number; day: string };
       await this.#send(accountId, type, `${type}:${accountId}:${quota.day}`, (email) => {
         const facts = {

@@ -12,6 +12,7 @@ import { sentNoticesMigration } from './0065_sent_notices.ts';
 import { billingMigration } from './0070_billing.ts';
 import { deliveryMigration } from './0080_delivery.ts';
 import { watchlistMigration } from './0081_watchlist.ts';
+import { quotaMailSettingMigration } from './0085_quota_mail_setting.ts';
 
 /**
  * Every migration of the service, one file each, run in name order on SQLite and Postgres.
@@ -31,4 +32,5 @@ export const migrations: MigrationSet = (dialect) => ({
   '0070_billing': billingMigration(dialect),
   '0080_delivery': deliveryMigration(dialect),
   '0081_watchlist': watchlistMigration(dialect),
+  '0085_quota_mail_setting': quotaMailSettingMigration(),
 });
