@@ -11,7 +11,8 @@ import { registerJobsCommands } from './cli/jobs-commands.ts';
 import { registerWatchCommands } from './cli/watch-commands.ts';
 import { registerZonesCommands } from './cli/zones-commands.ts';
 import { loadDomainIntelConfig } from './config.ts';
-import { type AppContext, createContext } from './context.ts';
+import type { AppContext } from './context.ts';
+import { createZonesContext, type ZonesContext } from './zones-context.ts';
 
 const program = new Command('domain-intel')
   .version(packageVersion(new URL('../package.json', import.meta.url)))
@@ -22,6 +23,8 @@ const program = new Command('domain-intel')
 let context: AppContext | undefined;
 /** Commands share one lazily created context; `serve` builds its own inside the app. */
 const getContext = async (): Promise<AppContext> => {
+  // Loaded on first use: the full context imports every service, which the zones commands skip.
+  const { createContext } = await import('./context.ts');
   context ??= await createContext(loadDomainIntelConfig());
   return context;
 };
@@ -50,10 +53,20 @@ program
   });
 
 registerAccountCommands(program, getContext);
-registerZonesCommands(program, getContext);
+let zonesContext: ZonesContext | undefined;
+registerZonesCommands(program, async () => {
+  zonesContext ??= await createZonesContext(loadDomainIntelConfig());
+  return zonesContext;
+});
 registerJobsCommands(program, getContext);
 registerEnrichCommands(program, getContext);
 registerDeliveryCommands(program, getContext);
 registerWatchCommands(program, getContext);
 
-await runCli(program, { longRunning: ['serve'], cleanup: async () => context?.close() });
+await runCli(program, {
+  longRunning: ['serve'],
+  cleanup: async () => {
+    await zonesContext?.close();
+    await context?.close();
+  },
+});

@@ -1,8 +1,8 @@
 import { wholeNumber } from '@repo/server-kit';
 import type { Command } from 'commander';
 import type { AppContext } from '../context.ts';
-import { runJob } from '../jobs/pipeline.ts';
 import { callerOf } from './account-caller.ts';
+import { jobRunner } from './job-runner.ts';
 import { describeDeliveries } from './jobs-commands.ts';
 import { printJobOutcome, printResult, table } from './output.ts';
 
@@ -87,7 +87,7 @@ export function registerDeliveryCommands(program: Command, getContext: GetContex
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
       const ctx = await getContext();
-      const outcome = await runJob(ctx, 'deliveries');
+      const outcome = await (await jobRunner()).runJob(ctx, 'deliveries');
       printJobOutcome(Boolean(options.json), outcome, () => describeDeliveries(outcome), 'Deliveries');
     });
   deliveries

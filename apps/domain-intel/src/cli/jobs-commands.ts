@@ -3,12 +3,11 @@ import type { Writable } from 'node:stream';
 import { cliValue } from '@repo/server-kit';
 import type { Command } from 'commander';
 import type { AppContext } from '../context.ts';
-import { startBullmqWorker } from '../jobs/bullmq.ts';
 import type { LeasedOutcome } from '../jobs/lease.ts';
 import type { DailyReport, DeliveryRunReport, HourlyReport } from '../jobs/pipeline.ts';
-import { runJob } from '../jobs/pipeline.ts';
 import { terminalProgress } from '../jobs/progress.ts';
 import { assertSnapshotDate } from '../zones/index.ts';
+import { jobRunner } from './job-runner.ts';
 import { table } from './output.ts';
 
 type GetContext = () => Promise<AppContext>;
@@ -81,7 +80,7 @@ export function registerJobsCommands(
     .option('--date <YYYY-MM-DD>', 'UTC date of the zones (default: today)', dateOption)
     .action(async (options: { date?: string }) => {
       const ctx = await getContext();
-      const outcome = await runJob(ctx, 'daily', {
+      const outcome = await (await jobRunner()).runJob(ctx, 'daily', {
         ...(options.date ? { date: options.date } : {}),
         progress: progress(),
       });
@@ -92,7 +91,7 @@ export function registerJobsCommands(
     .description('RDAP re-checks of the candidates that are due, then enrichment (the hourly job)')
     .action(async () => {
       const ctx = await getContext();
-      report(await runJob(ctx, 'hourly', { progress: progress() }), describeHourly, () => false);
+      report(await (await jobRunner()).runJob(ctx, 'hourly', { progress: progress() }), describeHourly, () => false);
     });
 
   program
@@ -114,7 +113,7 @@ export function registerJobsCommands(
             `${new Date().toISOString()} ${message}: ${error instanceof Error ? error.message : error}\n`,
           ),
       };
-      const worker = await startBullmqWorker(ctx, log);
+      const worker = await (await import('../jobs/bullmq.ts')).startBullmqWorker(ctx, log);
       log.info('worker started: daily at 06:00 UTC, hourly at :30, deliveries every minute, watchlist every 5 minutes');
       await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
       log.info('stopping: finishing the job in progress');

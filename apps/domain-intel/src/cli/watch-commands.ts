@@ -1,8 +1,8 @@
 import type { WatchedDomain } from '@repo/contracts/domain-intel';
 import type { Command } from 'commander';
 import type { AppContext } from '../context.ts';
-import { runJob } from '../jobs/pipeline.ts';
 import { callerOf } from './account-caller.ts';
+import { jobRunner } from './job-runner.ts';
 import { printJobOutcome, printResult, table } from './output.ts';
 
 type GetContext = () => Promise<AppContext>;
@@ -71,7 +71,7 @@ export function registerWatchCommands(program: Command, getContext: GetContext):
       const ctx = await getContext();
       printJobOutcome(
         Boolean(options.json),
-        await runJob(ctx, 'watchlist'),
+        await (await jobRunner()).runJob(ctx, 'watchlist'),
         (r) =>
           `Watchlist: ${r.lifecycle} lifecycle updates, ${r.checked} RDAP checks (${r.unknown} without answer), ` +
           `${r.zone} found in the zone, ${r.transitions} transitions, ${r.skipped} left for the next round`,

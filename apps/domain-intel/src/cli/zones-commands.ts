@@ -3,14 +3,14 @@ import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { cliValue, requireReadableFile, utcDate } from '@repo/server-kit';
 import type { Command } from 'commander';
-import type { AppContext } from '../context.ts';
 import { isZoneError } from '../zones/errors.ts';
 import { diffSnapshots } from '../zones/snapshot-diff.ts';
 import { assertSnapshotDate, normalizeTld } from '../zones/validation.ts';
 import type { ZoneImportResult } from '../zones/zone-import.ts';
+import type { ZonesContext } from '../zones-context.ts';
 import { table } from './output.ts';
 
-type GetContext = () => Promise<AppContext>;
+type GetContext = () => Promise<ZonesContext>;
 
 /** Where the commands print; tests pass their own streams. */
 export interface ZonesCliOutput {
