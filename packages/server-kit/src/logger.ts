@@ -122,8 +122,9 @@ export class OneLinePerRequest extends LogController {
       reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
       return;
     }
-    // The request's own logger decides (a route may log at another level); the access logger writes.
-    if (!(request.log as Logger).isLevelEnabled('info')) return;
+    // The request's own logger decides (a route may log at another level; without a logger,
+    // Fastify's stand-in has no levels at all); the access logger writes.
+    if (!(request.log as Partial<Logger>).isLevelEnabled?.('info')) return;
     this.#accessLog ??= request.server.log.child({}, { redact: [], level: 'info' });
     this.#accessLog.info(
       { [this.requestIdLogLabel]: request.id, req: request, res: reply, responseTime: reply.elapsedTime },

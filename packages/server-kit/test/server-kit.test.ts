@@ -159,6 +159,13 @@ describe('request log lines', () => {
     assert.equal(typeof line!.responseTime, 'number');
     assert.ok(!JSON.stringify(lines).includes('s3cret'));
   });
+
+  it('writes nothing, and fails nothing, without a logger', async () => {
+    const app = createFastify({ logLevel: 'info', trustProxy: false, logger: false });
+    app.get('/ok', async () => ({ ok: true }));
+    assert.equal((await app.inject({ url: '/ok' })).statusCode, 200);
+    await app.close();
+  });
 });
 
 describe('UTC day helpers', () => {
