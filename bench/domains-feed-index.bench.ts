@@ -79,14 +79,18 @@ function measureIndex(rows: number): void {
   const generateS = (performance.now() - started) / 1000;
   const heapBefore = process.memoryUsage();
   started = performance.now();
-  const index = FeedIndex.fromColumns(columns, 0);
+  // As FeedService builds it: recent filters' matches are kept for reuse within the feed version.
+  const index = FeedIndex.fromColumns(columns, 0, { cachedFilters: 16 });
   const buildS = (performance.now() - started) / 1000;
   const list = queries();
   const wall: number[] = [];
   const cpu: number[] = [];
+  const warmCpu: number[] = [];
   const slowest = new Map<string, number>();
   for (let run = 0; run < RUNS; run++) {
     for (const query of list) {
+      // Cold: the matches are found afresh for every query (the headline figure).
+      index.forgetMatches();
       const cpuStart = process.cpuUsage();
       const start = performance.now();
       const answer = index.page(query.filters, query.page, NOW);
@@ -97,7 +101,18 @@ function measureIndex(rows: number): void {
       if (run === 0) continue; // the first run warms the JIT
       wall.push(wallMs);
       cpu.push(cpuMs);
-      slowest.set(query.name, Math.max(slowest.get(query.name) ?? 0, cpuMs));
+      const filterSet = query.name.replace(/&?sort=.*$/, '') || '(no filter)';
+      slowest.set(filterSet, Math.max(slowest.get(filterSet) ?? 0, cpuMs));
+    }
+  }
+  // Warm: as a client pages and re-sorts one filter (the queries come filter by filter), reusing its matches.
+  for (let run = 0; run < RUNS; run++) {
+    index.forgetMatches();
+    for (const query of list) {
+      const cpuStart = process.cpuUsage();
+      index.page(query.filters, query.page, NOW);
+      const used = process.cpuUsage(cpuStart);
+      if (run > 0) warmCpu.push((used.user + used.system) / 1000);
     }
   }
   const megabytes = index.bytes / 1_048_576;
@@ -112,6 +127,8 @@ function measureIndex(rows: number): void {
     cpu_max_ms: Math.max(...cpu),
     wall_p50_ms: percentile(wall, 50),
     wall_p95_ms: percentile(wall, 95),
+    paging_cpu_p50_ms: percentile(warmCpu, 50),
+    paging_cpu_p95_ms: percentile(warmCpu, 95),
     index_mb: megabytes,
     mb_per_million_rows: megabytes / (rows / 1_000_000),
     rss_growth_mb: (heapAfter.rss - heapBefore.rss) / 1_048_576,
@@ -125,8 +142,9 @@ function measureIndex(rows: number): void {
     target: '<= 1',
     details: { rows, load_average: load() },
   });
-  const worst = [...slowest].sort((a, b) => b[1] - a[1]).slice(0, 8);
-  for (const [name, ms] of worst) console.log(`  slowest (CPU ms, worst of runs): ${ms.toFixed(1)}  ${name}`);
+  for (const [name, ms] of [...slowest].sort((a, b) => b[1] - a[1])) {
+    console.log(`  worst CPU ms of the filter set over sorts, offsets and runs: ${ms.toFixed(1).padStart(6)}  ${name}`);
+  }
 }
 
 /** End to end through FeedService, index against SQL, on one database. */

@@ -64,6 +64,10 @@ for (const target of databaseTargets()) {
   describe(`in-memory feed index answers exactly as SQL (${target.name})`, { skip: target.skip }, () => {
     let t: TestApp;
     let index: FeedIndex;
+    /** The same rows with filters' matches kept for reuse (as FeedService builds it). */
+    let cachedIndex: FeedIndex;
+    /** The same rows, every filter with a sorted bound started from that bound's slice of its sort. */
+    let seededIndex: FeedIndex;
 
     before(async () => {
       t = await createTestApp({ target });
@@ -83,6 +87,8 @@ for (const target of databaseTargets()) {
           .execute();
       }
       index = await FeedIndex.load(t.app.ctx.database.db, 0);
+      cachedIndex = await FeedIndex.load(t.app.ctx.database.db, 0, { cachedFilters: 3 });
+      seededIndex = await FeedIndex.load(t.app.ctx.database.db, 0, { cachedFilters: 0, seedShare: 1 });
       assert.equal(index.columns.size, values.length);
     });
     after(async () => t.close());
@@ -98,8 +104,21 @@ for (const target of databaseTargets()) {
             assert.deepEqual(memory.domains, domains, `page (${path ?? 'default'} path)`);
           }
           assert.equal(index.count(filters, NOW), sql.total);
+          assert.deepEqual(seededIndex.page(filters, page, NOW), { domains, total: sql.total }, 'seeded');
         }),
         { numRuns: 300, seed: 42 },
+      );
+    });
+
+    test('reused matches answer as fresh ones, also while the clock moves (min_years)', async () => {
+      const later = fc.integer({ min: 0, max: 400 * 86_400 }).map((seconds) => NOW + seconds * 1_000);
+      await fc.assert(
+        fc.asyncProperty(filtersArbitrary, pageArbitrary, later, async (filters, page, now) => {
+          const fresh = index.page(filters, page, now);
+          assert.deepEqual(cachedIndex.page(filters, page, now), fresh);
+          assert.deepEqual(cachedIndex.page(filters, page, now + 1), index.page(filters, page, now + 1));
+        }),
+        { numRuns: 300, seed: 7 },
       );
     });
 

@@ -8,6 +8,17 @@ interface Group {
   end: number;
 }
 
+/**
+ * Rows to start from instead of scanning: positions `order[from … to)`, which are exactly the
+ * rows (of any group) within `bound`, e.g. a slice of a sort permutation.
+ */
+export interface FeedSeed {
+  bound: FeedBound;
+  order: Uint32Array;
+  from: number;
+  to: number;
+}
+
 /** A bitmap with one bit per row position (bit i of word i >>> 5). */
 export const bitmapFor = (size: number) => new Uint32Array((size >>> 5) + 1);
 
@@ -56,15 +67,29 @@ export class FeedClusters {
   /**
    * Marks in `bits` (bitmapFor(size), overwritten) the positions of `columns` whose rows
    * satisfy `filter`, and returns how many there are, with the word span the marks lie in.
+   * With a `seed` (one selective bound's rows, from FeedIndex) only those rows are visited.
    */
-  mark(filter: FeedBounds, bits: Uint32Array): { count: number; firstWord: number; endWord: number } {
-    const ranges = this.#ranges(filter);
+  mark(
+    filter: FeedBounds,
+    bits: Uint32Array,
+    seed?: FeedSeed,
+    ranges = this.ranges(filter),
+  ): { count: number; firstWord: number; endWord: number } {
     const firstWord = ranges.length > 0 ? ranges[0]! >>> 5 : 0;
     const endWord = ranges.length > 0 ? ((ranges[ranges.length - 1]! - 1) >>> 5) + 1 : 0;
     bits.fill(0);
     // DA is settled by the ranges; the others are checked a column at a time.
     const bounds = filter.bounds.filter((bound) => bound.column !== 'da');
-    for (let r = 0; r < ranges.length; r += 2) {
+    if (seed) {
+      markSeed(seed, ranges, bits);
+      for (let r = 0; r < ranges.length; r += 2) {
+        for (const bound of bounds) {
+          if (bound !== seed.bound) keepBound(this.#column(bound.column), bound, ranges[r]!, ranges[r + 1]!, bits);
+        }
+        if (filter.contains) this.#keepLabels(filter.contains, ranges[r]!, ranges[r + 1]!, bits);
+      }
+    }
+    for (let r = 0; r < ranges.length && !seed; r += 2) {
       const start = ranges[r]!;
       const end = ranges[r + 1]!;
       let rest = bounds;
@@ -84,7 +109,7 @@ export class FeedClusters {
    * The position ranges (start, end pairs, ascending, adjacent ones merged) of the groups a
    * filter selects, each cut to its rows with DA >= min_da.
    */
-  #ranges(filter: FeedBounds): number[] {
+  ranges(filter: FeedBounds): number[] {
     const tldCodes =
       filter.tlds === null
         ? this.columns.tlds.map((_, code) => code)
@@ -121,12 +146,41 @@ export class FeedClusters {
     return low;
   }
 
+  /** Clears the bits of rows in the words of [start, end) whose label does not contain `needle`. */
+  #keepLabels(needle: Uint8Array, start: number, end: number, bits: Uint32Array): void {
+    for (let word = start >>> 5; word <= (end - 1) >>> 5; word++) {
+      let mask = bits[word]! | 0;
+      for (let rest = mask; rest !== 0; rest &= rest - 1) {
+        const bit = 31 - Math.clz32(rest & -rest);
+        if (!this.columns.labelContains((word << 5) | bit, needle)) mask &= ~(1 << bit);
+      }
+      bits[word] = mask;
+    }
+  }
+
   #column(column: BoundedColumn): NumberColumn {
     return this.columns[column];
   }
 }
 
 type NumberColumn = { readonly [i: number]: number };
+
+/** Sets the bits of the seed's rows that lie in one of the ranges. */
+function markSeed({ order, from, to }: FeedSeed, ranges: number[], bits: Uint32Array): void {
+  const pairs = ranges.length >>> 1;
+  for (let k = from; k < to; k++) {
+    const i = order[k]!;
+    // The last range starting at or before i (binary search over the few ranges).
+    let low = 0;
+    let high = pairs;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (ranges[middle * 2]! <= i) low = middle + 1;
+      else high = middle;
+    }
+    if (low > 0 && i < ranges[low * 2 - 1]!) bits[i >>> 5]! |= 1 << (i & 31);
+  }
+}
 
 /** Sets the bits of rows [start, end). */
 function markAll(start: number, end: number, bits: Uint32Array): void {

@@ -63,9 +63,10 @@ export class FeedColumns {
   readonly altTldCount: Int16Array;
   readonly da: Int8Array;
   readonly tf: Int8Array;
-  readonly length: Uint16Array;
-  readonly hasHyphen: Uint8Array;
-  readonly hasDigit: Uint8Array;
+  // Small whole numbers are Int8 / Int16 so the filter loops see few array kinds (and stay fast).
+  readonly length: Int16Array;
+  readonly hasHyphen: Int8Array;
+  readonly hasDigit: Int8Array;
   /** Epoch ms; NaN for NULL. */
   readonly expectedDropAt: Float64Array;
   /** Domain names as bytes, row i at domainBytes[domainStart[i] .. domainStart[i + 1]). */
@@ -82,9 +83,9 @@ export class FeedColumns {
     this.altTldCount = new Int16Array(size);
     this.da = new Int8Array(size);
     this.tf = new Int8Array(size);
-    this.length = new Uint16Array(size);
-    this.hasHyphen = new Uint8Array(size);
-    this.hasDigit = new Uint8Array(size);
+    this.length = new Int16Array(size);
+    this.hasHyphen = new Int8Array(size);
+    this.hasDigit = new Int8Array(size);
     this.expectedDropAt = new Float64Array(size);
     this.#domainBytes = Buffer.allocUnsafe(Math.max(64, domainBytesHint));
     this.#domainStart = new Uint32Array(size + 1);

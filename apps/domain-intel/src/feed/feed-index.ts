@@ -1,13 +1,44 @@
 import { FEED_SORTS, type FeedSort } from '@repo/contracts/domain-intel';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { bitmapFor, FeedClusters, popcount } from './feed-clusters.ts';
+import { bitmapFor, FeedClusters, type FeedSeed, popcount } from './feed-clusters.ts';
 import { FEED_COLUMN_NAMES, type FeedColumnRow, FeedColumns, NO_VALUE } from './feed-columns.ts';
-import { feedBounds } from './feed-matcher.ts';
+import { type BoundedColumn, type FeedBound, type FeedBounds, feedBounds } from './feed-matcher.ts';
 import type { FeedFilters, FeedPage } from './filters.ts';
 import { sortedBy } from './radix-sort.ts';
 
 const LOAD_BATCH = 50_000;
+/**
+ * A bound's rows are visited through its sort permutation (random reads) instead of scanning
+ * the filter's groups (sequential reads) when they are at most this share of the groups' rows.
+ */
+const SEED_SHARE = 1 / 8;
+
+/** The bounded columns that have a sort: each bound on one is a slice of that sort's permutation. */
+const SORTED_BY: Partial<Record<BoundedColumn, { sort: FeedSort; descending: boolean }>> = {
+  droppedAt: { sort: 'dropped_at', descending: true },
+  da: { sort: 'da', descending: true },
+  tf: { sort: 'tf', descending: true },
+  altTldCount: { sort: 'alt_tld_count', descending: true },
+  firstArchivedAt: { sort: 'age', descending: false },
+};
+
+export interface FeedIndexOptions {
+  /**
+   * How many filters' matches (one bitmap each, size / 8 bytes) to keep for reuse within this
+   * feed version; 0 keeps none (benchmarks of the cold path).
+   */
+  cachedFilters: number;
+  /** Overrides SEED_SHARE (tests: 1 starts every filter with a sorted bound from its slice). */
+  seedShare?: number;
+}
+
+interface Marked {
+  bits: Uint32Array;
+  count: number;
+  firstWord: number;
+  endWord: number;
+}
 
 /**
  * The whole feed in memory, answering a page and its exact total in a few passes over typed
@@ -33,11 +64,18 @@ export class FeedIndex {
   readonly #matches: Uint32Array;
   /** Matches of the current query, by rank in the page's sort. */
   readonly #ranked: Uint32Array;
+  /**
+   * Matches of recent filters, least recently used first. Exact for as long as the index
+   * lives: the index is of one feed version, and the only bound that moves with the clock
+   * (min_years) is keyed by the rows it selects (#settled).
+   */
+  readonly #cached = new Map<string, Marked>();
 
   private constructor(
     columns: FeedColumns,
     /** The feed version (FeedService) it was built from. */
     readonly version: number,
+    private readonly options: FeedIndexOptions = { cachedFilters: 0 },
   ) {
     this.#clusters = new FeedClusters(columns);
     const size = columns.size;
@@ -64,15 +102,15 @@ export class FeedIndex {
   }
 
   /** An index of rows already in memory, in the database's domain order (benchmarks, tests). */
-  static fromColumns(columns: FeedColumns, version: number): FeedIndex {
-    return new FeedIndex(columns, version);
+  static fromColumns(columns: FeedColumns, version: number, options?: FeedIndexOptions): FeedIndex {
+    return new FeedIndex(columns, version, options);
   }
 
   /**
    * Reads every feed row in the database's domain order (keyset batches, no long transaction),
    * straight into columns: no row objects are kept beyond one batch.
    */
-  static async load(db: Kysely<DB>, version: number): Promise<FeedIndex> {
+  static async load(db: Kysely<DB>, version: number, options?: FeedIndexOptions): Promise<FeedIndex> {
     const counted = await db
       .selectFrom('feed_domains')
       .select((eb) => eb.fn.countAll<number>().as('rows'))
@@ -92,7 +130,7 @@ export class FeedIndex {
       if (batch.length < LOAD_BATCH) break;
       after = batch[batch.length - 1]!.domain;
     }
-    return new FeedIndex(columns.permuted(identity(size)), version);
+    return new FeedIndex(columns.permuted(identity(size)), version, options);
   }
 
   /** The rows, grouped (FeedClusters). */
@@ -117,7 +155,7 @@ export class FeedIndex {
 
   /** Rows matching the filters. */
   count(filters: FeedFilters, now: number): number {
-    return this.#clusters.mark(feedBounds(filters, now), this.#matches).count;
+    return this.#mark(filters, now).count;
   }
 
   /**
@@ -131,21 +169,107 @@ export class FeedIndex {
     path?: 'walk' | 'by-rank',
   ): { domains: string[]; total: number } {
     const size = this.columns.size;
-    const marked = this.#clusters.mark(feedBounds(filters, now), this.#matches);
+    const marked = this.#mark(filters, now);
     const total = marked.count;
     const wanted = Math.min(page.offset + page.limit, total);
     if (wanted <= page.offset) return { domains: [], total };
     const walkLength = (wanted * size) / total;
     const positions =
       (path ?? (walkLength <= total + size / 32 ? 'walk' : 'by-rank')) === 'walk'
-        ? walk(this.#orders[page.sort], this.#matches, page.offset, wanted)
-        : this.#byRank(page.sort, marked.firstWord, marked.endWord, page.offset, wanted);
+        ? walk(this.#orders[page.sort], marked.bits, page.offset, wanted)
+        : this.#byRank(page.sort, marked, page.offset, wanted);
     return { domains: positions.map((k) => this.columns.domain(k)), total };
   }
 
+  /** Drops the reused matches (benchmarks measure the cold path with it). */
+  forgetMatches(): void {
+    this.#cached.clear();
+  }
+
+  /** The filter's matches: from the cache, or marked now (and cached). */
+  #mark(filters: FeedFilters, now: number): Marked {
+    const bounds = feedBounds(filters, now);
+    if (this.options.cachedFilters === 0) return { bits: this.#matches, ...this.#markNow(bounds, this.#matches) };
+    const key = JSON.stringify({ ...bounds, bounds: bounds.bounds.map((bound) => this.#settled(bound)) });
+    const cached = this.#cached.get(key);
+    if (cached) {
+      this.#cached.delete(key);
+      this.#cached.set(key, cached);
+      return cached;
+    }
+    const bits = bitmapFor(this.columns.size);
+    const marked = { bits, ...this.#markNow(bounds, bits) };
+    this.#cached.set(key, marked);
+    if (this.#cached.size > this.options.cachedFilters) this.#cached.delete(this.#cached.keys().next().value!);
+    return marked;
+  }
+
+  /**
+   * Marks the matches, starting from the most selective sorted bound's slice of its permutation
+   * when that is much smaller than the rows of the filter's groups (e.g. one day of drops).
+   */
+  #markNow(bounds: FeedBounds, bits: Uint32Array): Omit<Marked, 'bits'> {
+    const ranges = this.#clusters.ranges(bounds);
+    let groupRows = 0;
+    for (let r = 0; r < ranges.length; r += 2) groupRows += ranges[r + 1]! - ranges[r]!;
+    let seed: FeedSeed | undefined;
+    for (const bound of bounds.bounds) {
+      const slice = this.#slice(bound);
+      if (
+        slice &&
+        slice.to - slice.from <= groupRows * (this.options.seedShare ?? SEED_SHARE) &&
+        (!seed || slice.to - slice.from < seed.to - seed.from)
+      ) {
+        seed = slice;
+      }
+    }
+    return this.#clusters.mark(bounds, bits, seed, ranges);
+  }
+
+  /** The rows within a bound as a slice of its column's sort permutation, for columns that have one. */
+  #slice(bound: FeedBound): FeedSeed | undefined {
+    const sorted = SORTED_BY[bound.column];
+    if (!sorted) return undefined;
+    const order = this.#orders[sorted.sort];
+    const values = this.columns[bound.column];
+    /** The first k where `before(value at k)` is false (it is true for a prefix; unknown values come last). */
+    const first = (before: (value: number) => boolean) => {
+      let low = 0;
+      let high = order.length;
+      while (low < high) {
+        const middle = (low + high) >>> 1;
+        if (before(values[order[middle]!]!)) low = middle + 1;
+        else high = middle;
+      }
+      return low;
+    };
+    const { min, max } = bound;
+    const from = sorted.descending ? first((v) => v > max) : first((v) => v < min);
+    const to = sorted.descending ? first((v) => v >= min) : first((v) => v <= max);
+    return { bound, order, from, to: Math.max(from, to) };
+  }
+
+  /**
+   * The min_years bound (`first_archived_at <= now - n years`) as the latest archive time of a
+   * row it selects, so that the same rows give the same cache key while the clock moves.
+   */
+  #settled(bound: FeedBound): FeedBound {
+    if (bound.column !== 'firstArchivedAt' || bound.min !== Number.NEGATIVE_INFINITY) return bound;
+    const order = this.#orders.age;
+    const archived = this.columns.firstArchivedAt;
+    // The age order is ascending with unknown (NaN) last: find the last row at or before the bound.
+    let low = 0;
+    let high = order.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (archived[order[middle]!]! <= bound.max) low = middle + 1;
+      else high = middle;
+    }
+    return { ...bound, max: low === 0 ? Number.NEGATIVE_INFINITY : archived[order[low - 1]!]! };
+  }
+
   /** Matches `skip` … `wanted` in the sort's order, by marking each match's rank. */
-  #byRank(sort: FeedSort, firstWord: number, endWord: number, skip: number, wanted: number): number[] {
-    const matches = this.#matches;
+  #byRank(sort: FeedSort, { bits: matches, firstWord, endWord }: Marked, skip: number, wanted: number): number[] {
     const ranked = this.#ranked;
     const rank = this.#ranks[sort];
     ranked.fill(0);

@@ -9,6 +9,8 @@ import { FEED_COLUMNS, toFeedRecord } from './feed-row.ts';
 import type { FeedFilters, FeedPage } from './filters.ts';
 
 const EXPORT_BATCH = 1_000;
+/** Filters whose matches the index keeps (a bitmap each: 1.2 MB at 10 M rows). */
+const MATCHES_CACHED = 16;
 
 export interface FeedServiceOptions {
   countCacheSeconds: number;
@@ -146,7 +148,9 @@ export class FeedService {
     this.#index = null;
     if (!this.#building) {
       const version = this.#knownVersion ?? 0;
-      this.#building = FeedIndex.load(this.db, version)
+      // Reusing a filter's matches is exact within one feed version; FEED_COUNT_CACHE_SECONDS=0 turns reuse off.
+      const cachedFilters = this.options.countCacheSeconds > 0 ? MATCHES_CACHED : 0;
+      this.#building = FeedIndex.load(this.db, version, { cachedFilters })
         .then((index) => {
           this.#totals?.clear();
           this.#index = index;
