@@ -8,10 +8,13 @@
  * Before the timed day the feed already holds 100,000 names that left the zone the day
  * before; 20,000 of them come back on the timed day (`returned`).
  * Sizes: BENCH_DAILY_APPLY_NAMES (default 5000000), BENCH_DAILY_APPLY_CHURN (default 100000).
+ * Besides wall time it prints CPU time, steadier on a shared machine: the applying process's,
+ * and on Postgres (when the server runs on this host) that of its server backends too, read
+ * from /proc for the backends that carry the run's application_name; and the load average.
  */
 import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -19,6 +22,7 @@ import { loadDomainIntelConfig } from 'domain-intel/src/config.ts';
 import { createContext } from 'domain-intel/src/context.ts';
 import type { ZoneChange } from 'domain-intel/src/lifecycle/zone-evidence.ts';
 import { diffSnapshots } from 'domain-intel/src/zones/snapshot-diff.ts';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { report } from './lib/harness.ts';
 import { writeSnapshotPair } from './lib/synthetic-snapshots.ts';
@@ -32,6 +36,10 @@ const RETURNING = 20_000;
 interface ApplyFigures {
   /** CPU time of the applying process (user + system): on SQLite all the work, on Postgres the client's share. */
   cpuMs: number;
+  /** Postgres: CPU time of the run's server backends, when the server runs on this host. */
+  serverCpuMs?: number;
+  /** Postgres: the part of `serverCpuMs` spent in the alt-TLD refresh. */
+  altTldServerCpuMs?: number;
   diffAndLifecycleMs: number;
   altTldMs: number;
   removed: number;
@@ -69,12 +77,19 @@ async function main(): Promise<void> {
     const returningFile = path.join(data, 'returning.txt');
     writeFileSync(returningFile, changes.added.slice(0, RETURNING).join('\n'));
     const targets = [{ name: 'sqlite', env: {} as Record<string, string> }];
-    if (process.env.DATABASE_URL) targets.push({ name: 'postgres', env: { DATABASE_URL: process.env.DATABASE_URL } });
+    if (process.env.DATABASE_URL) targets.push({ name: 'postgres', env: {} });
     for (const target of targets) {
       const schema = target.name === 'postgres' ? await createSchema() : undefined;
+      if (schema) {
+        // Names the run's server backends, so the child can read their CPU time.
+        const url = new URL(process.env.DATABASE_URL!);
+        url.searchParams.set('application_name', schema);
+        target.env = { DATABASE_URL: url.toString() };
+      }
       const dataDir = path.join(data, target.name);
       rmSync(dataDir, { recursive: true, force: true });
       try {
+        const loadBefore = loadavg()[0]!;
         const figures = await applyInChild({
           ...target.env,
           ...(schema ? { POSTGRES_SCHEMA: schema } : {}),
@@ -95,9 +110,17 @@ async function main(): Promise<void> {
             alt_tld_rows: figures.altTldRows,
             total_ms: Math.round(total),
             process_cpu_ms: Math.round(figures.cpuMs),
+            ...(figures.serverCpuMs === undefined
+              ? {}
+              : {
+                  server_cpu_ms: Math.round(figures.serverCpuMs),
+                  alt_tld_server_cpu_ms: Math.round(figures.altTldServerCpuMs!),
+                }),
             diff_and_lifecycle_ms: Math.round(figures.diffAndLifecycleMs),
             alt_tld_ms: Math.round(figures.altTldMs),
             shell_diff_ms: Math.round(shellMs),
+            load_1min_before: loadBefore.toFixed(1),
+            load_1min_after: loadavg()[0]!.toFixed(1),
           },
         });
       } finally {
@@ -164,7 +187,8 @@ async function applyDay(): Promise<void> {
     // timed refresh redoes them too, as the real job does for every row in the pipeline.
     await ctx.database.db.updateTable('feed_domains').set({ alt_tlds_date: '2026-03-08' }).execute();
 
-    const cpuBefore = process.cpuUsage();
+    const serverCpuAtStart = await serverCpu(ctx);
+    const cpuAtStart = process.cpuUsage();
     let start = performance.now();
     const diff = await ctx.lifecycle.applyZoneDiff({
       tld: 'com',
@@ -173,12 +197,20 @@ async function applyDay(): Promise<void> {
       changes: diffSnapshots(ctx.snapshots, 'com', BEFORE, DAY),
     });
     const diffAndLifecycleMs = performance.now() - start;
+    const serverCpuAfterDiff = await serverCpu(ctx);
     start = performance.now();
     const altTldRows = await ctx.enrichment.refreshAltTldDemand();
     const altTldMs = performance.now() - start;
-    const cpu = process.cpuUsage(cpuBefore);
+    const cpu = process.cpuUsage(cpuAtStart);
+    const serverCpuAtEnd = await serverCpu(ctx);
     const figures: ApplyFigures = {
       cpuMs: (cpu.user + cpu.system) / 1000,
+      ...(serverCpuAtStart && serverCpuAfterDiff && serverCpuAtEnd
+        ? {
+            serverCpuMs: serverCpuSpent(serverCpuAtStart, serverCpuAtEnd),
+            altTldServerCpuMs: serverCpuSpent(serverCpuAfterDiff, serverCpuAtEnd),
+          }
+        : {}),
       diffAndLifecycleMs,
       altTldMs,
       removed: diff.removed,
@@ -190,6 +222,35 @@ async function applyDay(): Promise<void> {
   } finally {
     await ctx.close();
   }
+}
+
+/**
+ * CPU milliseconds of each server backend of this run (by pid), from /proc; undefined on SQLite
+ * or when the Postgres server is on another host.
+ */
+async function serverCpu(ctx: Awaited<ReturnType<typeof createContext>>): Promise<Map<number, number> | undefined> {
+  if (ctx.database.dialect !== 'postgres') return undefined;
+  const { rows } = await sql<{ pid: number }>`
+    select pid from pg_stat_activity where application_name = current_setting('application_name')`.execute(
+    ctx.database.db,
+  );
+  const ticksPerMs = 100 / 1000; // USER_HZ, 100 on Linux
+  const cpu = new Map<number, number>();
+  for (const { pid } of rows) {
+    try {
+      // Fields after the parenthesised command name: state is field 3, utime 14 and stime 15.
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      cpu.set(pid, (Number(fields[11]) + Number(fields[12])) / ticksPerMs);
+    } catch {
+      return undefined;
+    }
+  }
+  return cpu;
+}
+
+/** CPU milliseconds the backends spent between two readings (a backend new since `before` counts whole). */
+function serverCpuSpent(before: Map<number, number>, after: Map<number, number>): number {
+  return [...after].reduce((sum, [pid, ms]) => sum + ms - (before.get(pid) ?? 0), 0);
 }
 
 if (process.argv[2] === '--apply') await applyDay();

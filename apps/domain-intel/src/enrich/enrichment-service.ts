@@ -128,15 +128,16 @@ export class EnrichmentService {
       const labels = [...new Set(rows.map((row) => row.label))];
       const demand = await registeredElsewhere(this.snapshots, this.trackedTlds, labels);
       const now = this.clock.now();
-      // Set-based: one UPDATE per distinct outcome (most rows share a handful, e.g. "none").
-      const byOutcome = new Map<string, string[]>();
-      for (const row of rows) {
-        const others = (demand.get(row.label) ?? []).filter((tld) => tld !== row.tld).join(',');
-        const domains = byOutcome.get(others);
-        if (domains) domains.push(row.domain);
-        else byOutcome.set(others, [row.domain]);
-      }
-      await setAltTldDemand(this.db, latest, now, byOutcome);
+      await setAltTldDemand(
+        this.db,
+        latest,
+        now,
+        rows.map((row) => ({
+          domain: row.domain,
+          previous: row.alt_tlds,
+          others: (demand.get(row.label) ?? []).filter((tld) => tld !== row.tld).join(','),
+        })),
+      );
       updated += rows.length;
       onProgress?.(updated);
     }

@@ -46,34 +46,59 @@ export async function setMetricsIfInFeed(
   return Number(updated.numUpdatedRows) > 0;
 }
 
-/** Rows whose alt-TLD demand predates the snapshots of `latest`, at most `limit`. */
+/** Rows whose alt-TLD demand predates the snapshots of `latest`, at most `limit`, with the figure they hold. */
 export function rowsWithStaleAltTlds(db: Kysely<DB>, latest: string, limit: number) {
   return db
     .selectFrom('feed_domains')
-    .select(['domain', 'label', 'tld'])
+    .select(['domain', 'label', 'tld', 'alt_tlds'])
     .where('status', 'in', ANY_STATUSES)
     .where((eb) => eb.or([eb('alt_tlds_date', 'is', null), eb('alt_tlds_date', '<', latest)]))
     .limit(limit)
     .execute();
 }
 
+/** One row's alt-TLD demand as of the latest snapshots. */
+export interface AltTldDemand {
+  domain: string;
+  /** What the row holds now (`alt_tlds`, null before its first refresh). */
+  previous: string | null;
+  /** The other tracked TLDs that hold the label, comma-separated, often "". */
+  others: string;
+}
+
 /** Domains per `UPDATE … WHERE domain IN (…)` of the alt-TLD refresh: under both databases' parameter limits. */
 const ALT_TLD_ROWS_PER_STATEMENT = 5000;
 
 /**
- * Sets alt-TLD demand as of `latest`, set-based: `byOutcome` maps a comma-separated list of the
- * other TLDs (often "") to the names that share it, one UPDATE per outcome and slice, in one
- * transaction.
+ * Sets alt-TLD demand as of `latest`, set-based, in one transaction. Most rows keep the figure
+ * they had (a label rarely enters or leaves another TLD in a day): those only get the new
+ * `alt_tlds_date`, a column no index holds, so the row is rewritten without touching any of
+ * the feed's indexes (on Postgres a HOT update, room for it kept by the table's fillfactor)
+ * and `updated_at` stays, as nothing a reader or a saved filter sees has changed. The rest:
+ * one UPDATE per distinct outcome and slice.
  */
 export async function setAltTldDemand(
   db: Kysely<DB>,
   latest: string,
   now: number,
-  byOutcome: ReadonlyMap<string, readonly string[]>,
+  demand: readonly AltTldDemand[],
 ): Promise<void> {
+  const unchanged: string[] = [];
+  const byOutcome = new Map<string, string[]>();
+  for (const { domain, previous, others } of demand) {
+    if (previous === others) unchanged.push(domain);
+    else {
+      const domains = byOutcome.get(others);
+      if (domains) domains.push(domain);
+      else byOutcome.set(others, [domain]);
+    }
+  }
   await db.transaction().execute(async (trx) => {
+    for (const slice of slices(unchanged)) {
+      await trx.updateTable('feed_domains').set({ alt_tlds_date: latest }).where('domain', 'in', slice).execute();
+    }
     for (const [others, domains] of byOutcome) {
-      for (let start = 0; start < domains.length; start += ALT_TLD_ROWS_PER_STATEMENT) {
+      for (const slice of slices(domains)) {
         await trx
           .updateTable('feed_domains')
           .set({
@@ -82,9 +107,15 @@ export async function setAltTldDemand(
             alt_tlds_date: latest,
             updated_at: now,
           })
-          .where('domain', 'in', domains.slice(start, start + ALT_TLD_ROWS_PER_STATEMENT))
+          .where('domain', 'in', slice)
           .execute();
       }
     }
   });
+}
+
+function* slices(domains: readonly string[]): Generator<readonly string[]> {
+  for (let start = 0; start < domains.length; start += ALT_TLD_ROWS_PER_STATEMENT) {
+    yield domains.slice(start, start + ALT_TLD_ROWS_PER_STATEMENT);
+  }
 }

@@ -13,6 +13,7 @@ import { billingMigration } from './0070_billing.ts';
 import { deliveryMigration } from './0080_delivery.ts';
 import { watchlistMigration } from './0081_watchlist.ts';
 import { quotaMailSettingMigration } from './0085_quota_mail_setting.ts';
+import { feedFillfactorMigration } from './0090_feed_fillfactor.ts';
 
 /**
  * Every migration of the service, one file each, run in name order on SQLite and Postgres.
@@ -33,4 +34,5 @@ export const migrations: MigrationSet = (dialect) => ({
   '0080_delivery': deliveryMigration(dialect),
   '0081_watchlist': watchlistMigration(dialect),
   '0085_quota_mail_setting': quotaMailSettingMigration(),
+  '0090_feed_fillfactor': feedFillfactorMigration(dialect),
 });
