@@ -170,6 +170,27 @@ for (const target of databaseTargets()) {
       await t.ctx.photos.setProfilePicture(owner.id, await solidJpeg(90, 90));
       assert.equal(await countFiles(t.ctx.mediaDir), before + 4);
     });
+
+    it('counts every concurrent api.php call and failure of an app, the last failure code kept', async () => {
+      const owner = await t.user('usage');
+      const application = await t.ctx.apps.create({
+        name: 'Usage',
+        canvasUrl: 'https://usage.test/',
+        ownerId: owner.id,
+      });
+      const outcomes = Array.from({ length: 40 }, (_, i) => (i % 10 === 9 ? `code_${i}` : undefined));
+      await Promise.all(outcomes.map((code) => t.ctx.usage.record(application.id, 'user.getUser', code)));
+      await t.ctx.usage.record(application.id, 'friend.getFriends', undefined);
+      await t.ctx.usage.record(application.id, 'user.getUser', undefined);
+      const rows = await t.ctx.usage.recent(application.id, 1);
+      assert.deepEqual(
+        rows.map((row) => [row.method, row.calls, row.errors, row.lastErrorCode]),
+        [
+          ['friend.getFriends', 1, 0, null],
+          ['user.getUser', 41, 4, 'code_39'],
+        ],
+      );
+    });
   });
 }
 

@@ -17,3 +17,4 @@ export * from './request-id.ts';
 export * from './secrets.ts';
 export * from './server.ts';
 export * from './temp-files.ts';
+export * from './turn-batcher.ts';

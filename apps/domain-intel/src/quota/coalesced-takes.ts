@@ -1,3 +1,4 @@
+import { TurnBatcher } from '@repo/server-kit';
 import type { QuotaStore } from './quota-store.ts';
 
 /** One call's share of a coalesced take. */
@@ -7,23 +8,17 @@ export interface CallDecision {
   used: number;
 }
 
-interface Waiter {
-  resolve(decision: CallDecision): void;
-  reject(error: unknown): void;
-}
-
-interface Batch {
+interface TakeRequest {
   accountId: string;
   day: string;
   limit: number | null;
   secondsToReset: number;
-  waiters: Waiter[];
 }
 
 /**
  * Coalesces the quota units of one account and day asked for in the same turn of the event loop
- * into one store call (`take` of n units: one SQL upsert or one Redis script instead of n). Under
- * load a server reads many requests per turn, so the store is asked once per turn per account.
+ * into one store call (`take` of n units: one SQL upsert or one Redis script instead of n; see
+ * TurnBatcher). Under load the store is asked once per turn per account.
  *
  * What stays exact: every call let through is counted in the store (committed) before its
  * handler runs, because the batch waits for the store's answer; a call is refused only when the
@@ -35,52 +30,19 @@ interface Batch {
  * before its units are asked for.
  */
 export class CoalescedTakes {
-  #pending = new Map<string, Batch>();
-  #scheduled = false;
+  readonly #batches: TurnBatcher<TakeRequest, CallDecision>;
 
-  constructor(private readonly store: QuotaStore) {}
-
-  /** One unit for one call, decided together with the other calls of this turn. */
-  takeOne(accountId: string, day: string, limit: number | null, secondsToReset: number): Promise<CallDecision> {
-    const key = `${accountId} ${day} ${limit}`;
-    let batch = this.#pending.get(key);
-    if (!batch) {
-      batch = { accountId, day, limit, secondsToReset, waiters: [] };
-      this.#pending.set(key, batch);
-    }
-    if (!this.#scheduled) {
-      this.#scheduled = true;
-      setImmediate(this.#flush);
-    }
-    const waiters = batch.waiters;
-    return new Promise((resolve, reject) => {
-      waiters.push({ resolve, reject });
+  constructor(store: QuotaStore) {
+    this.#batches = new TurnBatcher(async (requests) => {
+      const { accountId, day, limit, secondsToReset } = requests[0]!;
+      const { taken, used } = await store.take(accountId, day, limit, requests.length, secondsToReset);
+      const before = used - taken;
+      return requests.map((_, i) => (i < taken ? { allowed: true, used: before + i + 1 } : { allowed: false, used }));
     });
   }
 
-  readonly #flush = (): void => {
-    this.#scheduled = false;
-    const batches = this.#pending;
-    this.#pending = new Map();
-    for (const batch of batches.values()) void this.#take(batch);
-  };
-
-  async #take(batch: Batch): Promise<void> {
-    const { waiters } = batch;
-    try {
-      const { taken, used } = await this.store.take(
-        batch.accountId,
-        batch.day,
-        batch.limit,
-        waiters.length,
-        batch.secondsToReset,
-      );
-      const before = used - taken;
-      for (let i = 0; i < waiters.length; i++) {
-        waiters[i]!.resolve(i < taken ? { allowed: true, used: before + i + 1 } : { allowed: false, used });
-      }
-    } catch (error) {
-      for (const waiter of waiters) waiter.reject(error);
-    }
+  /** One unit for one call, decided together with the other calls of this turn. */
+  takeOne(accountId: string, day: string, limit: number | null, secondsToReset: number): Promise<CallDecision> {
+    return this.#batches.add(`${accountId} ${day} ${limit}`, { accountId, day, limit, secondsToReset });
   }
 }

@@ -1,4 +1,4 @@
-import { type Clock, utcDate } from '@repo/server-kit';
+import { type Clock, prepareQuery, TurnBatcher, utcDate } from '@repo/server-kit';
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/schema.ts';
 
@@ -10,34 +10,71 @@ export interface UsageRow {
   lastErrorCode: string | null;
 }
 
+interface CallOutcome {
+  appId: number;
+  day: string;
+  method: string;
+  errorCode: string | undefined;
+}
+
 /** api.php calls per app, UTC day and method, with their failures (table `app_usage`). */
 export class UsageService {
+  /** Compiled once: it runs for every api.php call (once per turn and app method, see record). */
+  readonly #add;
+  readonly #batches: TurnBatcher<CallOutcome, void>;
+
   constructor(
     private readonly db: Kysely<DB>,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.#add = prepareQuery(
+      db,
+      [1, 'day', 'method', 2, 3, 'code' as string | null, 4, 5, 'code2' as string | null],
+      (
+        appId: number,
+        day: string,
+        method: string,
+        calls: number,
+        errors: number,
+        errorCode: string | null,
+        addedCalls: number,
+        addedErrors: number,
+        lastErrorCode: string | null,
+      ) =>
+        db
+          .insertInto('app_usage')
+          .values({ app_id: appId, day, method, calls, errors, last_error_code: errorCode })
+          .onConflict((conflict) =>
+            conflict.columns(['app_id', 'day', 'method']).doUpdateSet({
+              calls: sql`app_usage.calls + ${addedCalls}`,
+              errors: sql`app_usage.errors + ${addedErrors}`,
+              last_error_code: sql`coalesce(${lastErrorCode}, app_usage.last_error_code)`,
+            }),
+          ),
+    );
+    this.#batches = new TurnBatcher(async (outcomes) => {
+      const { appId, day, method } = outcomes[0]!;
+      let errors = 0;
+      let lastErrorCode: string | null = null;
+      for (const outcome of outcomes) {
+        if (outcome.errorCode === undefined) continue;
+        errors++;
+        lastErrorCode = outcome.errorCode;
+      }
+      const calls = outcomes.length;
+      await this.#add(appId, day, method, calls, errors, lastErrorCode, calls, errors, lastErrorCode);
+      return outcomes.map(() => undefined);
+    });
+  }
 
-  /** Counts one call; `errorCode` when it failed. One upsert, so concurrent calls never lose a count. */
+  /**
+   * Counts one call; `errorCode` when it failed. The calls of one app and method in the same turn
+   * of the event loop are added in one upsert (TurnBatcher), so concurrent calls never lose a
+   * count, and each call's count is stored before this returns.
+   */
   async record(appId: number, method: string, errorCode: string | undefined): Promise<void> {
-    const failed = errorCode === undefined ? 0 : 1;
-    await this.db
-      .insertInto('app_usage')
-      .values({
-        app_id: appId,
-        day: utcDate(this.clock.now()),
-        method,
-        calls: 1,
-        errors: failed,
-        last_error_code: errorCode ?? null,
-      })
-      .onConflict((conflict) =>
-        conflict.columns(['app_id', 'day', 'method']).doUpdateSet({
-          calls: sql`app_usage.calls + 1`,
-          errors: sql`app_usage.errors + ${failed}`,
-          last_error_code: errorCode === undefined ? sql`app_usage.last_error_code` : errorCode,
-        }),
-      )
-      .execute();
+    const day = utcDate(this.clock.now());
+    await this.#batches.add(`${appId} ${day} ${method}`, { appId, day, method, errorCode });
   }
 
   /** The last `days` days of an app's usage, newest day first, methods by name. */
