@@ -33,7 +33,14 @@ export function nextUtcMidnight(time: number): number {
   return startOfUtcDay(time) + DAY_MS;
 }
 
+/** The last day utcDate formatted: every keyed call asks for today's, so today's is kept. */
+let lastDay = { start: Number.NaN, date: '' };
+
 /** The UTC calendar date of `time` as YYYY-MM-DD. */
 export function utcDate(time: number): string {
-  return new Date(time).toISOString().slice(0, 10);
+  const start = startOfUtcDay(time);
+  if (start === lastDay.start) return lastDay.date;
+  const date = new Date(time).toISOString().slice(0, 10);
+  if (Number.isFinite(start)) lastDay = { start, date };
+  return date;
 }
