@@ -105,10 +105,11 @@ export const envSchema = baseEnvSchema.extend({
   /** How long a feed `total` may be reused for the same filters, in seconds (0 = never). */
   FEED_COUNT_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   /**
-   * `memory`: pages and totals of /v1/domains come from an in-memory columnar copy of the feed's
-   * filter and sort columns (about 50 bytes a row), rebuilt after each pipeline run; `off`: SQL only.
+   * `memory` (default): pages and totals of /v1/domains come from an in-memory columnar index of
+   * the feed's filter and sort columns (about 95 MB per million feed rows), rebuilt after each
+   * pipeline run; `off`: SQL only (hosts that cannot spare the memory).
    */
-  FEED_INDEX: z.enum(['memory', 'off']).default('off'),
+  FEED_INDEX: z.enum(['memory', 'off']).default('memory'),
   /** How often a process checks whether another process changed the feed (its index is then rebuilt), in seconds. */
   FEED_INDEX_CHECK_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
   /** ICANN account API (CZDS authentication: POST {CZDS_AUTH_URL}/api/authenticate). */

@@ -40,6 +40,9 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
     ...(provisioned.databaseUrl ? { DATABASE_URL: provisioned.databaseUrl } : {}),
     ...(options.redis && process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     LOG_LEVEL: options.logStream ? 'info' : 'silent',
+    // Tests write feed rows straight into the table between requests, which the in-memory feed
+    // index (the production default) only sees after FeedService.invalidate(); its own tests opt in.
+    FEED_INDEX: 'off',
     ...options.env,
   });
   const clock = options.clock ?? new ManualClock('2026-03-10T12:00:00Z');

@@ -70,6 +70,8 @@ export class FeedIndex {
    * (min_years) is keyed by the rows it selects (#settled).
    */
   readonly #cached = new Map<string, Marked>();
+  /** Bitmaps of dropped cache entries, reused rather than left to the garbage collector (1.2 MB each at 10 M rows). */
+  readonly #spare: Uint32Array[] = [];
 
   private constructor(
     columns: FeedColumns,
@@ -183,6 +185,7 @@ export class FeedIndex {
 
   /** Drops the reused matches (benchmarks measure the cold path with it). */
   forgetMatches(): void {
+    for (const { bits } of this.#cached.values()) this.#spare.push(bits);
     this.#cached.clear();
   }
 
@@ -197,10 +200,14 @@ export class FeedIndex {
       this.#cached.set(key, cached);
       return cached;
     }
-    const bits = bitmapFor(this.columns.size);
+    if (this.#cached.size >= this.options.cachedFilters) {
+      const [oldest, dropped] = this.#cached.entries().next().value!;
+      this.#cached.delete(oldest);
+      this.#spare.push(dropped.bits);
+    }
+    const bits = this.#spare.pop() ?? bitmapFor(this.columns.size);
     const marked = { bits, ...this.#markNow(bounds, bits) };
     this.#cached.set(key, marked);
-    if (this.#cached.size > this.options.cachedFilters) this.#cached.delete(this.#cached.keys().next().value!);
     return marked;
   }
 
