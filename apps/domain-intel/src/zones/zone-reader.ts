@@ -66,6 +66,7 @@ const NEWLINE = 0x0a;
 async function* delegatedNames(file: string, tld: string, stats: ZoneReadStats): AsyncGenerator<NameBatch> {
   const parser = new MasterFileParser(tld === '.' ? '' : tld, stats, file);
   const out = new NameBatchWriter({ foldCase: true });
+  const tokenizerBytes = new TokenizerBytes();
   /** The start of a line cut by the chunk edge, waiting for its end. */
   let carry: Buffer | undefined;
   try {
@@ -83,11 +84,14 @@ async function* delegatedNames(file: string, tld: string, stats: ZoneReadStats):
           }
           const line = Buffer.concat([carry, chunk.subarray(0, end)]);
           carry = undefined;
-          parser.bytesLine(line, 0, line.length, out);
+          parser.bytesLine(line, 0, line.length, tokenizerBytes.reset(line).firstFrom(0) < line.length, out);
           start = end + 1;
         }
+        tokenizerBytes.reset(chunk);
+        let special = tokenizerBytes.firstFrom(start);
         for (let end = chunk.indexOf(NEWLINE, start); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
-          parser.bytesLine(chunk, start, end, out);
+          if (special < start) special = tokenizerBytes.firstFrom(start);
+          parser.bytesLine(chunk, start, end, special < end, out);
           start = end + 1;
         }
         if (start < chunk.length) {
@@ -105,7 +109,7 @@ async function* delegatedNames(file: string, tld: string, stats: ZoneReadStats):
       }
       if (failure !== undefined) throw failure;
     }
-    if (carry) parser.bytesLine(carry, 0, carry.length, out);
+    if (carry) parser.bytesLine(carry, 0, carry.length, tokenizerBytes.reset(carry).firstFrom(0) < carry.length, out);
   } catch (error) {
     const batch = out.take();
     if (batch) yield batch;
@@ -148,9 +152,12 @@ class MasterFileParser {
     this.#suffix = Buffer.from(this.#suffixText, 'latin1');
   }
 
-  /** Reads the line in bytes[start, end) (without its newline), adding what it delegates to `out`. */
-  bytesLine(bytes: Buffer, start: number, end: number, out: NameBatchWriter): void {
-    if (this.#fastLine(bytes, start, end, out)) return;
+  /**
+   * Reads the line in bytes[start, end) (without its newline), adding what it delegates to `out`.
+   * `needsTokenizer`: the line holds a byte only the tokenizer reads right (NEEDS_TOKENIZER).
+   */
+  bytesLine(bytes: Buffer, start: number, end: number, needsTokenizer: boolean, out: NameBatchWriter): void {
+    if (!needsTokenizer && this.#fastLine(bytes, start, end, out)) return;
     const name = this.line(bytes.toString('latin1', start, end));
     if (name !== undefined) out.addString(name);
   }
@@ -162,8 +169,8 @@ class MasterFileParser {
 
   /**
    * The fast path for the line shape nearly every line of a registry's zone has,
-   * `owner. [ttl] [IN] type rdata` with an absolute, unescaped owner and nothing that needs the
-   * tokenizer: read in place from the bytes, without a string, a split or a pattern. Returns false
+   * `owner. [ttl] [IN] type rdata` with an absolute, unescaped owner, on a line without a byte that
+   * needs the tokenizer: read in place from the bytes, without a string, a split or a pattern. Returns false
    * when the line is not of that shape (then `line` reads it; nothing has been counted yet).
    */
   #fastLine(bytes: Buffer, lineStart: number, lineEnd: number, out: NameBatchWriter): boolean {
@@ -178,19 +185,14 @@ class MasterFileParser {
     }
     if (ownerEnd === lineStart || ownerEnd === lineEnd || bytes[ownerEnd - 1] !== DOT) return false;
     if (bytes[lineStart] === DOLLAR) return false;
-    // Up to two of TTL and class, then the type: each a run of non-blanks. Anything the tokenizer
-    // must see (quotes, parentheses, comments, escapes) sends the whole line there.
+    // Up to two of TTL and class, then the type: each a run of non-blanks.
     let position = ownerEnd;
     let typeStart = -1;
     let typeEnd = -1;
     for (let token = 0; token < 3; token++) {
       while (position < lineEnd && BYTE_KIND[bytes[position]!] === BLANK) position++;
       const start = position;
-      for (; position < lineEnd; position++) {
-        const kind = BYTE_KIND[bytes[position]!];
-        if (kind === BLANK) break;
-        if (kind === TOKENIZER) return false;
-      }
+      while (position < lineEnd && BYTE_KIND[bytes[position]!] !== BLANK) position++;
       if (start === position) return false;
       const first = bytes[start]!;
       if (token < 2 && first >= 0x30 && first <= 0x39 && isAllDigits(bytes, start, position)) continue;
@@ -202,7 +204,6 @@ class MasterFileParser {
       break;
     }
     if (typeStart === -1) return false;
-    for (let i = typeEnd; i < lineEnd; i++) if (BYTE_KIND[bytes[i]!] === TOKENIZER) return false;
     let rdata = typeEnd;
     while (rdata < lineEnd && BYTE_KIND[bytes[rdata]!] === BLANK) rdata++;
     const isNs = typeEnd - typeStart === 2 && isWord(bytes, typeStart, 'ns');
@@ -460,10 +461,44 @@ const OPEN = 0x28;
 const CLOSE = 0x29;
 
 /**
+ * Finds the bytes only the tokenizer reads right (quotes, parentheses, comments, escapes) with one
+ * native search per kind of byte and chunk, not a JavaScript test per byte: a registry's zone has
+ * almost none, so each search runs once over the chunk. Each kind's next position is kept, so a
+ * chunk full of them is still searched once per kind.
+ */
+class TokenizerBytes {
+  #buffer: Buffer = Buffer.alloc(0);
+  readonly #next = new Int32Array(TOKENIZER_CODES.length);
+
+  reset(buffer: Buffer): this {
+    this.#buffer = buffer;
+    this.#next.fill(-1);
+    return this;
+  }
+
+  /** The first position at or after `from` holding one of them, or the buffer's length. */
+  firstFrom(from: number): number {
+    const buffer = this.#buffer;
+    let first = buffer.length;
+    for (let kind = 0; kind < TOKENIZER_CODES.length; kind++) {
+      let at = this.#next[kind]!;
+      if (at < from) {
+        at = buffer.indexOf(TOKENIZER_CODES[kind]!, from);
+        if (at === -1) at = buffer.length;
+        this.#next[kind] = at;
+      }
+      if (at < first) first = at;
+    }
+    return first;
+  }
+}
+
+/**
  * What a byte is to the fast path: part of a token (printable ASCII, or any other byte inside the
  * rdata), a blank, or a byte only the tokenizer reads right (NEEDS_TOKENIZER). An owner must be
  * all PLAIN.
  */
+const TOKENIZER_CODES = [QUOTE, OPEN, CLOSE, SEMICOLON, BACKSLASH];
 const PLAIN = 0;
 const BLANK = 1;
 const TOKENIZER = 2;
