@@ -27,8 +27,10 @@ parentPort!.on('message', (request: SortWorkerRequest) => {
 async function handle(request: SortWorkerRequest): Promise<void> {
   if (request.type === 'batch') {
     for (let position = 0; position < request.bytes.length; ) {
-      position = chunk.addPacked(request.bytes, position);
+      // A full chunk is spilled only when more names come: a zone that fits in one chunk is
+      // never written out and read back.
       if (chunk.full) await spill(chunk.sortedDistinct());
+      position = chunk.addPacked(request.bytes, position);
     }
     reply({ type: 'ack' });
     return;
