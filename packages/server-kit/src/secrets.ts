@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * The one way both services make and keep secrets (API keys' hashes, session and sign-in tokens,
@@ -16,9 +16,12 @@ export function isWellFormedSecret(token: string | undefined): token is string {
   return token !== undefined && /^[\w-]{43}$/.test(token);
 }
 
-/** SHA-256 of a secret, hex: what is stored and looked up instead of the secret. */
+/**
+ * SHA-256 of a secret, hex: what is stored and looked up instead of the secret. One-shot
+ * `crypto.hash` (no Hash object): every keyed call and api.php call hashes its credential.
+ */
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
 /** Constant-time equality of two hex digests of the same length. */
