@@ -22,7 +22,6 @@ import { loadDomainIntelConfig } from 'domain-intel/src/config.ts';
 import { createContext } from 'domain-intel/src/context.ts';
 import type { ZoneChange } from 'domain-intel/src/lifecycle/zone-evidence.ts';
 import { diffSnapshots } from 'domain-intel/src/zones/snapshot-diff.ts';
-import { sql } from 'kysely';
 import pg from 'pg';
 import { report } from './lib/harness.ts';
 import { writeSnapshotPair } from './lib/synthetic-snapshots.ts';
@@ -187,7 +186,8 @@ async function applyDay(): Promise<void> {
     // timed refresh redoes them too, as the real job does for every row in the pipeline.
     await ctx.database.db.updateTable('feed_domains').set({ alt_tlds_date: '2026-03-08' }).execute();
 
-    const serverCpuAtStart = await serverCpu(ctx);
+    const meter = process.env.DATABASE_URL ? await ServerCpuMeter.start(process.env.DATABASE_URL) : undefined;
+    const serverCpuAtStart = await meter?.reading();
     const cpuAtStart = process.cpuUsage();
     let start = performance.now();
     const diff = await ctx.lifecycle.applyZoneDiff({
@@ -197,12 +197,13 @@ async function applyDay(): Promise<void> {
       changes: diffSnapshots(ctx.snapshots, 'com', BEFORE, DAY),
     });
     const diffAndLifecycleMs = performance.now() - start;
-    const serverCpuAfterDiff = await serverCpu(ctx);
+    const serverCpuAfterDiff = await meter?.reading();
     start = performance.now();
     const altTldRows = await ctx.enrichment.refreshAltTldDemand();
     const altTldMs = performance.now() - start;
     const cpu = process.cpuUsage(cpuAtStart);
-    const serverCpuAtEnd = await serverCpu(ctx);
+    const serverCpuAtEnd = await meter?.reading();
+    await meter?.stop();
     const figures: ApplyFigures = {
       cpuMs: (cpu.user + cpu.system) / 1000,
       ...(serverCpuAtStart && serverCpuAfterDiff && serverCpuAtEnd
@@ -225,27 +226,62 @@ async function applyDay(): Promise<void> {
 }
 
 /**
- * CPU milliseconds of each server backend of this run (by pid), from /proc; undefined on SQLite
- * or when the Postgres server is on another host.
+ * CPU milliseconds of each server backend of this run (by pid), read from /proc for the
+ * backends that carry the run's application_name. Polled on a connection of its own, because the
+ * pool closes a client idle for 10 s and its backend's counters go with it: the last reading of
+ * a backend that has exited still counts. Only when the server runs on this host.
  */
-async function serverCpu(ctx: Awaited<ReturnType<typeof createContext>>): Promise<Map<number, number> | undefined> {
-  if (ctx.database.dialect !== 'postgres') return undefined;
-  const { rows } = await sql<{ pid: number }>`
-    select pid from pg_stat_activity where application_name = current_setting('application_name')`.execute(
-    ctx.database.db,
-  );
-  const ticksPerMs = 100 / 1000; // USER_HZ, 100 on Linux
-  const cpu = new Map<number, number>();
-  for (const { pid } of rows) {
-    try {
-      // Fields after the parenthesised command name: state is field 3, utime 14 and stime 15.
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      cpu.set(pid, (Number(fields[11]) + Number(fields[12])) / ticksPerMs);
-    } catch {
-      return undefined;
+class ServerCpuMeter {
+  readonly #cpu = new Map<number, number>();
+  readonly #timer: NodeJS.Timeout;
+  #polling: Promise<void> = Promise.resolve();
+
+  private constructor(
+    private readonly client: pg.Client,
+    private readonly applicationName: string,
+  ) {
+    this.#timer = setInterval(() => void this.reading(), 250);
+  }
+
+  static async start(databaseUrl: string): Promise<ServerCpuMeter | undefined> {
+    const url = new URL(databaseUrl);
+    const applicationName = url.searchParams.get('application_name');
+    if (!applicationName) return undefined;
+    url.searchParams.set('application_name', `${applicationName}-meter`);
+    const client = new pg.Client({ connectionString: url.toString() });
+    await client.connect();
+    const meter = new ServerCpuMeter(client, applicationName);
+    return (await meter.reading()) ? meter : undefined;
+  }
+
+  /** Every backend's CPU so far, or undefined when /proc does not show them (another host). */
+  async reading(): Promise<Map<number, number> | undefined> {
+    this.#polling = this.#polling.then(() => this.#poll());
+    await this.#polling;
+    return this.#cpu.size > 0 ? new Map(this.#cpu) : undefined;
+  }
+
+  async #poll(): Promise<void> {
+    const { rows } = await this.client.query<{ pid: number }>(
+      'select pid from pg_stat_activity where application_name = $1',
+      [this.applicationName],
+    );
+    for (const { pid } of rows) {
+      try {
+        // Fields after the parenthesised command name: state is field 3, utime 14 and stime 15 (in 1/100 s).
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+        this.#cpu.set(pid, (Number(fields[11]) + Number(fields[12])) * 10);
+      } catch {
+        // Exited since the query, or not on this host: its last reading stands.
+      }
     }
   }
-  return cpu;
+
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    await this.#polling;
+    await this.client.end();
+  }
 }
 
 /** CPU milliseconds the backends spent between two readings (a backend new since `before` counts whole). */

@@ -1,4 +1,5 @@
-import { type Kysely, PostgresAdapter } from 'kysely';
+import type { Kysely } from 'kysely';
+import { isPostgres } from '../db/is-postgres.ts';
 import type { ApiKeyTable, DB, SubscriptionTable } from '../db/schema.ts';
 
 export interface KeyOwnerRow {
@@ -132,7 +133,7 @@ export class AccountsRepository {
  */
 export async function lockAccount(trx: Kysely<DB>, accountId: string): Promise<void> {
   if (!trx.isTransaction) throw new Error('lockAccount needs a transaction.');
-  if (trx.getExecutor().adapter instanceof PostgresAdapter) {
+  if (isPostgres(trx)) {
     await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().execute();
   } else {
     await trx

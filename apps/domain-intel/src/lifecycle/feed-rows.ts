@@ -1,6 +1,7 @@
 import type { Kysely, Updateable } from 'kysely';
 import type { DB, FeedDomainTable } from '../db/schema.ts';
 import { ANY_STATUSES } from '../feed/feed-query.ts';
+import { domainIn } from './domain-set.ts';
 
 /**
  * The lifecycle owns `feed_domains` (it creates each row and moves it through its states); the
@@ -95,7 +96,7 @@ export async function setAltTldDemand(
   }
   await db.transaction().execute(async (trx) => {
     for (const slice of slices(unchanged)) {
-      await trx.updateTable('feed_domains').set({ alt_tlds_date: latest }).where('domain', 'in', slice).execute();
+      await trx.updateTable('feed_domains').set({ alt_tlds_date: latest }).where(domainIn(trx, slice)).execute();
     }
     for (const [others, domains] of byOutcome) {
       for (const slice of slices(domains)) {
@@ -107,7 +108,7 @@ export async function setAltTldDemand(
             alt_tlds_date: latest,
             updated_at: now,
           })
-          .where('domain', 'in', slice)
+          .where(domainIn(trx, slice))
           .execute();
       }
     }

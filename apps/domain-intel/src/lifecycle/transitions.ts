@@ -1,4 +1,5 @@
-import type { Kysely, Updateable } from 'kysely';
+import { type InsertQueryBuilder, type InsertResult, type Kysely, sql, type Updateable } from 'kysely';
+import { isPostgres } from '../db/is-postgres.ts';
 import type { DB, FeedDomainTable } from '../db/schema.ts';
 import type { Evidence, LifecycleStatus, StoredStatus } from './states.ts';
 
@@ -18,27 +19,41 @@ export async function recordTransition(db: Kysely<DB>, transition: TransitionRec
   await recordTransitions(db, [transition]);
 }
 
-/** Rows per INSERT: 7 parameters each stays well under SQLite's and Postgres' parameter limits. */
+/** Rows per INSERT on SQLite: 7 parameters each stays well under its parameter limit. */
 const TRANSITIONS_PER_STATEMENT = 2000;
 
-/** Appends many transitions with a few multi-row statements; repeats of the same evidence are ignored. */
+/**
+ * Appends many transitions with a few multi-row statements; repeats of the same evidence are
+ * ignored. On Postgres the rows travel as seven arrays (`INSERT … SELECT … FROM unnest(…)`), one
+ * statement for any number of them.
+ */
 export async function recordTransitions(db: Kysely<DB>, transitions: readonly TransitionRecord[]): Promise<void> {
-  for (let start = 0; start < transitions.length; start += TRANSITIONS_PER_STATEMENT) {
-    await db
-      .insertInto('domain_transitions')
-      .values(
-        transitions.slice(start, start + TRANSITIONS_PER_STATEMENT).map((transition) => ({
-          domain: transition.domain,
-          from_status: transition.from,
-          to_status: transition.to,
-          at: transition.at,
-          evidence: transition.evidence,
-          evidence_key: transition.evidenceKey,
-          detail: JSON.stringify(transition.detail),
-        })),
-      )
-      .onConflict((conflict) => conflict.columns(['domain', 'to_status', 'evidence_key']).doNothing())
-      .execute();
+  if (transitions.length === 0) return;
+  const rows = transitions.map((transition) => ({
+    domain: transition.domain,
+    from_status: transition.from,
+    to_status: transition.to,
+    at: transition.at,
+    evidence: transition.evidence,
+    evidence_key: transition.evidenceKey,
+    detail: JSON.stringify(transition.detail),
+  }));
+  const insert = (query: InsertQueryBuilder<DB, 'domain_transitions', InsertResult>) =>
+    query.onConflict((conflict) => conflict.columns(['domain', 'to_status', 'evidence_key']).doNothing()).execute();
+  if (isPostgres(db)) {
+    const column = <K extends keyof (typeof rows)[number]>(key: K) => rows.map((row) => row[key]);
+    await insert(
+      db
+        .insertInto('domain_transitions')
+        .columns(['domain', 'from_status', 'to_status', 'at', 'evidence', 'evidence_key', 'detail'])
+        .expression(
+          sql`select * from unnest(${column('domain')}::text[], ${column('from_status')}::text[], ${column('to_status')}::text[], ${column('at')}::int8[], ${column('evidence')}::text[], ${column('evidence_key')}::text[], ${column('detail')}::text[])`,
+        ),
+    );
+    return;
+  }
+  for (let start = 0; start < rows.length; start += TRANSITIONS_PER_STATEMENT) {
+    await insert(db.insertInto('domain_transitions').values(rows.slice(start, start + TRANSITIONS_PER_STATEMENT)));
   }
 }
 

@@ -1,7 +1,9 @@
 import type { Clock } from '@repo/server-kit';
-import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema.ts';
-import { labelFacts } from './label-facts.ts';
+import { type Insertable, type InsertQueryBuilder, type InsertResult, type Kysely, sql } from 'kysely';
+import { isPostgres } from '../db/is-postgres.ts';
+import type { DB, FeedDomainTable } from '../db/schema.ts';
+import { domainIn } from './domain-set.ts';
+import { type LabelFacts, labelFacts } from './label-facts.ts';
 import { expectedDropAt } from './recheck-schedule.ts';
 import { isPipelineStatus, type StoredStatus } from './states.ts';
 import { recordTransitions, type TransitionRecord } from './transitions.ts';
@@ -79,7 +81,7 @@ export async function applyZoneDiff(
   return result;
 }
 
-/** Feed rows per multi-row upsert: ~18 parameters each, under both databases' parameter limits. */
+/** Feed rows per multi-row upsert on SQLite: ~18 parameters each, under its parameter limit. */
 const ROWS_PER_STATEMENT = 1000;
 
 /**
@@ -97,9 +99,10 @@ async function applyChunk(
     .selectFrom('feed_domains')
     .select(['domain', 'status', 'zone_date'])
     .where(
-      'domain',
-      'in',
-      changes.map((change) => change.name),
+      domainIn(
+        db,
+        changes.map((change) => change.name),
+      ),
     )
     .execute();
   const rows = new Map(existing.map((row) => [row.domain, row]));
@@ -151,17 +154,7 @@ async function applyChunk(
     updated_at: now,
   };
   await db.transaction().execute(async (trx) => {
-    for (let start = 0; start < leaving.length; start += ROWS_PER_STATEMENT) {
-      await trx
-        .insertInto('feed_domains')
-        .values(
-          leaving
-            .slice(start, start + ROWS_PER_STATEMENT)
-            .map((name) => ({ domain: name, ...labelFacts(name), ...lifecycle })),
-        )
-        .onConflict((conflict) => conflict.column('domain').doUpdateSet(lifecycle))
-        .execute();
-    }
+    await upsertLeaving(trx, leaving, lifecycle);
     for (const [to, names] of ending) {
       for (let start = 0; start < names.length; start += ROWS_PER_STATEMENT) {
         await trx
@@ -175,11 +168,53 @@ async function applyChunk(
             enrich_due_at: null,
             updated_at: now,
           })
-          .where('domain', 'in', names.slice(start, start + ROWS_PER_STATEMENT))
+          .where(domainIn(trx, names.slice(start, start + ROWS_PER_STATEMENT)))
           .execute();
       }
     }
     await recordTransitions(trx, transitions);
   });
   return transitions.length;
+}
+
+type LeavingLifecycle = Omit<Insertable<FeedDomainTable>, 'domain' | keyof LabelFacts>;
+
+/**
+ * Inserts the names that left the zone as `left-zone` rows, or restarts the rows they have.
+ * Every row gets the same lifecycle values, so on Postgres the per-name columns travel as five
+ * arrays (`INSERT … SELECT … FROM unnest(…)`) and the rest as single parameters: one statement
+ * of a few dozen parameters per chunk instead of multi-row VALUES of 18 parameters a row.
+ */
+async function upsertLeaving(trx: Kysely<DB>, names: readonly string[], lifecycle: LeavingLifecycle): Promise<void> {
+  if (names.length === 0) return;
+  const upsert = (insert: InsertQueryBuilder<DB, 'feed_domains', InsertResult>) =>
+    insert.onConflict((conflict) => conflict.column('domain').doUpdateSet(lifecycle)).execute();
+  if (!isPostgres(trx)) {
+    for (let start = 0; start < names.length; start += ROWS_PER_STATEMENT) {
+      await upsert(
+        trx
+          .insertInto('feed_domains')
+          .values(
+            names
+              .slice(start, start + ROWS_PER_STATEMENT)
+              .map((name) => ({ domain: name, ...labelFacts(name), ...lifecycle })),
+          ),
+      );
+    }
+    return;
+  }
+  const facts = names.map(labelFacts);
+  const constants = Object.entries(lifecycle) as [keyof LeavingLifecycle, unknown][];
+  await upsert(
+    trx
+      .insertInto('feed_domains')
+      .columns(['domain', 'tld', 'label', 'length', 'has_hyphen', 'has_digit', ...constants.map(([column]) => column)])
+      .expression(
+        sql`select v.domain, v.tld, v.label, v.length, v.has_hyphen, v.has_digit, ${sql.join(
+          constants.map(([, value]) => (value === null ? sql`null` : sql`${value}`)),
+        )} from unnest(${names}::text[], ${facts.map((f) => f.tld)}::text[], ${facts.map((f) => f.label)}::text[], ${facts.map(
+          (f) => f.length,
+        )}::int[], ${facts.map((f) => f.has_hyphen)}::int[], ${facts.map((f) => f.has_digit)}::int[]) as v(domain, tld, label, length, has_hyphen, has_digit)`,
+      ),
+  );
 }
