@@ -42,6 +42,8 @@ export async function* sortUnique(
   }
 }
 
+/** Read and decompressed chunk size per run in the merge: ~160 runs are open at once for `.com`. */
+const RUN_BUFFER_BYTES = 32 * 1024;
 const NEWLINE = 0x0a;
 const EMPTY = Buffer.alloc(0);
 
@@ -86,7 +88,7 @@ class RunCursor {
 async function* mergeRuns(files: string[]): AsyncGenerator<NameBatch> {
   const heap = new CursorHeap();
   for (const file of files) {
-    const cursor = new RunCursor(await openDecompressed(file));
+    const cursor = new RunCursor(await openDecompressed(file, { bufferBytes: RUN_BUFFER_BYTES }));
     if (await cursor.advance()) heap.push(cursor);
   }
   // The writer drops a name equal to the one before it: the same name from two runs.
