@@ -12,7 +12,8 @@
  *
  * Scale: BENCH_RDAP_PLAN_SCALE (default 0.01) of `.com`'s 100,000 deletions a day, with the
  * registry limit BENCH_RDAP_PLAN_LIMIT (default 50 lookups/s at `.com` scale) scaled alike, so
- * every ratio holds at full scale. Figures: lookups per verified drop (target ≤ 4, floor 1),
+ * every ratio holds at full scale. BENCH_RDAP_PLAN_BATCH_TIME=unknown leaves the registry's batch
+ * time out of the configuration (RDAP_PURGE_TIMES). Figures: lookups per verified drop (target ≤ 4, floor 1),
  * share of drops verified within an hour of their purge (target ≥ 0.99), and the peak request
  * rate (one over the shortest gap between two lookups) and the busiest hour's rate against the
  * limit (≤ 1). Beside them, the
@@ -26,6 +27,7 @@ import { DeletionChurn, type DeletionEvent, SimWorld, startUpstreamSim } from '@
 import { loadDomainIntelConfig } from 'domain-intel/src/config.ts';
 import { migrations } from 'domain-intel/src/db/migrations/index.ts';
 import type { DB } from 'domain-intel/src/db/schema.ts';
+import { recheckSettings } from 'domain-intel/src/jobs/pipeline-services.ts';
 import {
   expectedDropAt,
   LifecycleService,
@@ -52,6 +54,7 @@ async function main(): Promise<void> {
   const comLimit = Number(process.env.BENCH_RDAP_PLAN_LIMIT ?? 50);
   const limitPerSecond = comLimit * scale;
   const deletedPerDay = Math.round(100_000 * scale);
+  const batchKnown = process.env.BENCH_RDAP_PLAN_BATCH_TIME !== 'unknown';
 
   const world = new SimWorld(START);
   const events: DeletionEvent[] = [];
@@ -72,7 +75,7 @@ async function main(): Promise<void> {
     RDAP_HOST_RATE_PER_SECOND: '10000',
     RDAP_HOST_CONCURRENCY: '16',
     RDAP_RECHECKS_PER_TLD: String(Math.floor(limitPerSecond * 3600)),
-    RDAP_PURGE_TIMES: JSON.stringify({ com: PURGE_TIME }),
+    ...(batchKnown ? { RDAP_PURGE_TIMES: JSON.stringify({ com: PURGE_TIME }) } : {}),
   });
   const clock = new ManualClock(START);
   const engine = createRdapEngine(config, clock, (error) => console.error(error));
@@ -90,12 +93,7 @@ async function main(): Promise<void> {
       return engine.lookupDomain(name, options);
     },
   };
-  const lifecycle = new LifecycleService(db.db, clock, paced, {
-    tlds: ['com'],
-    perTldBudget: config.RDAP_RECHECKS_PER_TLD,
-    perTldConcurrency: config.RDAP_RECHECK_CONCURRENCY,
-    batchTimes: { com: timeOfDay(PURGE_TIME) },
-  });
+  const lifecycle = new LifecycleService(db.db, clock, paced, recheckSettings(config));
   const moveTo = (time: number) => {
     if (clock.now() < time) clock.set(time);
     churn.advanceTo(clock.now());
@@ -163,6 +161,7 @@ async function main(): Promise<void> {
   const load = loadavg()[0]!.toFixed(2);
   const details = {
     scale,
+    batch_time: batchKnown ? PURGE_TIME : 'unknown',
     deleted_per_day: deletedPerDay,
     purged: purges.length,
     verified_drops: verified,

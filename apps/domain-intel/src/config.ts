@@ -74,12 +74,12 @@ export const envSchema = baseEnvSchema.extend({
   /** Most candidates enriched per hourly run. */
   ENRICH_BATCH_SIZE: z.coerce.number().int().min(1).max(100_000).default(2_000),
   /** RDAP re-checks per TLD (= per registry) in one hourly run. */
-  RDAP_RECHECKS_PER_TLD: z.coerce.number().int().min(1).max(100_000).default(500),
+  RDAP_RECHECKS_PER_TLD: z.coerce.number().int().min(1).max(1_000_000).default(500),
   /**
-   * JSON map TLD → "HH:MM" (UTC): when that TLD's registry runs its daily deletion batch (names
-   * 30 days in redemption enter pending delete, names 5 days in pending delete are purged). Each
-   * candidate's lookups are then planned for just after the batch that changes its answer; a TLD
-   * not listed polls its purge day hourly.
+   * JSON map TLD → "HH:MM" (UTC): by when that TLD's registry has run its daily deletion batch
+   * (names 30 days in redemption enter pending delete, names 5 days in pending delete are
+   * purged). Each candidate's lookups fall due at the batch that changes its answer; for a TLD
+   * not listed the time is learned from the registry's pending-delete dates.
    */
   RDAP_PURGE_TIMES: jsonEnv(
     z.record(z.string().regex(/^[a-z0-9.-]+$/), z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/)),

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { BatchTimeLearner } from '../src/lifecycle/batch-time-learner.ts';
 import {
   batchAtOrAfter,
   type DeletionTimeline,
@@ -33,7 +34,7 @@ describe('drop plan', () => {
       now: at('2026-03-02T06:30:00Z'),
       timeline: AT_19,
     });
-    assert.equal(redemption.nextCheckAt, at('2026-04-01T19:05:00Z'));
+    assert.equal(redemption.nextCheckAt, at('2026-04-01T19:00:00Z'));
     assert.equal(redemption.expectedDropAt, at('2026-04-06T19:00:00Z'));
 
     const pending = planDropLookups({
@@ -42,7 +43,7 @@ describe('drop plan', () => {
       now: at('2026-04-01T19:30:00Z'),
       timeline: AT_19,
     });
-    assert.deepEqual(pending, { expectedDropAt: at('2026-04-06T19:00:00Z'), nextCheckAt: at('2026-04-06T19:05:00Z') });
+    assert.deepEqual(pending, { expectedDropAt: at('2026-04-06T19:00:00Z'), nextCheckAt: at('2026-04-06T19:00:00Z') });
   });
 
   it('looks again after the next batch, or hourly, when the registry runs late', () => {
@@ -52,7 +53,7 @@ describe('drop plan', () => {
       now: at('2026-04-01T19:30:00Z'),
       timeline: AT_19,
     });
-    assert.equal(lateRedemption.nextCheckAt, at('2026-04-02T19:05:00Z'));
+    assert.equal(lateRedemption.nextCheckAt, at('2026-04-02T19:00:00Z'));
     const latePurge = planDropLookups({
       status: 'pending-delete',
       since: at('2026-04-01T19:00:00Z'),
@@ -93,5 +94,16 @@ describe('drop plan', () => {
     assert.equal(since(found('2026-04-02T19:00:00Z'), AT_19), at('2026-04-01T19:00:00Z'));
     assert.equal(since(found('2026-01-01T00:00:00Z'), STANDARD_TIMELINE), now);
     assert.equal(since(found(null), STANDARD_TIMELINE), now);
+  });
+
+  it("learns a registry's batch time once its pending-delete dates agree", () => {
+    const learner = new BatchTimeLearner();
+    for (let day = 1; day <= 4; day++) learner.observe('com', at(`2026-04-0${day}T19:00:00Z`) + day * 1000);
+    assert.equal(learner.batchTimeOf('com'), null, 'too few yet');
+    learner.observe('com', at('2026-04-05T19:02:00Z'));
+    assert.equal(learner.batchTimeOf('com'), timeOfDay('19:02'));
+    assert.equal(learner.batchTimeOf('net'), null);
+    learner.observe('com', at('2026-04-06T03:00:00Z'));
+    assert.equal(learner.batchTimeOf('com'), null, 'answers that disagree teach nothing');
   });
 });

@@ -5,7 +5,7 @@ import { EnrichmentService } from '../enrich/enrichment-service.ts';
 import { MajesticClient } from '../enrich/majestic-client.ts';
 import { MozClient } from '../enrich/moz-client.ts';
 import { WaybackClient } from '../enrich/wayback-client.ts';
-import { LifecycleService, timeOfDay } from '../lifecycle/index.ts';
+import { LifecycleService, type RecheckOptions, timeOfDay } from '../lifecycle/index.ts';
 import type { RdapClient } from '../rdap/types.ts';
 import type { SnapshotStore } from '../zones/snapshot-store.ts';
 import { JobLeases } from './lease.ts';
@@ -36,18 +36,7 @@ export function createPipelineServices(
     ? new MajesticClient({ url: config.MAJESTIC_API_URL, apiKey: config.MAJESTIC_API_KEY, timeoutMs })
     : undefined;
   return {
-    lifecycle: new LifecycleService(database.db, clock, deps.rdap, {
-      tlds: config.TRACKED_TLDS,
-      perTldBudget: config.RDAP_RECHECKS_PER_TLD,
-      perTldConcurrency: config.RDAP_RECHECK_CONCURRENCY,
-      timeline: {
-        redemptionDays: config.LIFECYCLE_REDEMPTION_DAYS,
-        pendingDeleteDays: config.LIFECYCLE_PENDING_DELETE_DAYS,
-      },
-      batchTimes: Object.fromEntries(
-        Object.entries(config.RDAP_PURGE_TIMES).map(([tld, time]) => [tld, timeOfDay(time)]),
-      ),
-    }),
+    lifecycle: new LifecycleService(database.db, clock, deps.rdap, recheckSettings(config)),
     enrichment: new EnrichmentService(
       database.db,
       clock,
@@ -59,5 +48,21 @@ export function createPipelineServices(
     async close() {
       await Promise.all([wayback.close(), moz?.close(), majestic?.close()]);
     },
+  };
+}
+
+/** The lifecycle's RDAP re-check settings, from configuration. */
+export function recheckSettings(config: Config): Omit<RecheckOptions, 'onProgress' | 'deadline'> {
+  return {
+    tlds: config.TRACKED_TLDS,
+    perTldBudget: config.RDAP_RECHECKS_PER_TLD,
+    perTldConcurrency: config.RDAP_RECHECK_CONCURRENCY,
+    timeline: {
+      redemptionDays: config.LIFECYCLE_REDEMPTION_DAYS,
+      pendingDeleteDays: config.LIFECYCLE_PENDING_DELETE_DAYS,
+    },
+    batchTimes: Object.fromEntries(
+      Object.entries(config.RDAP_PURGE_TIMES).map(([tld, time]) => [tld, timeOfDay(time)]),
+    ),
   };
 }

@@ -6,9 +6,6 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-/** How long after a registry's batch time its answers are looked at, so the batch has run. */
-const AFTER_BATCH = 5 * MINUTE;
-
 /** A registry's deletion timeline: the gTLD standard is 30 days of redemption, then 5 of pending delete. */
 export interface DeletionTimeline {
   redemptionDays: number;
@@ -40,8 +37,9 @@ export function batchAtOrAfter(time: number, timeOfDay: number): number {
  * (30 days after its deletion), a name in pending delete once just after its purge (5 days on),
  * where the 404 verifies the drop. `since` is when the registry put the name in its status (its
  * own `last changed` date when plausible, else when we first saw it). With the registry's daily
- * batch time known (the batch moves names to pending delete and purges them), each look lands
- * just after the batch that changes the answer. A registry that runs late (or a batch time not
+ * batch time known (the batch moves names to pending delete and purges them; configured as the
+ * time by which it has run, or learned from the registry's answers), each look falls due at the
+ * batch that changes the answer, and the next hourly run makes it. A registry that runs late (or a batch time not
  * known) costs a look after its next batch (6 hours on when not known) in redemption, and hourly
  * looks once a purge is overdue, so a late purge is still verified within about an hour.
  */
@@ -54,20 +52,18 @@ export function planDropLookups(input: {
   const { status, since, now, timeline } = input;
   const { batchTimeOfDay } = timeline;
   const atBatch = (time: number) => (batchTimeOfDay === null ? time : batchAtOrAfter(time, batchTimeOfDay));
-  const settle = batchTimeOfDay === null ? 0 : AFTER_BATCH;
 
   if (status === 'pending-delete') {
     const purge = atBatch(since + timeline.pendingDeleteDays * DAY);
-    const due = purge + settle;
-    return { expectedDropAt: purge, nextCheckAt: now < due ? due : now + HOUR };
+    return { expectedDropAt: purge, nextCheckAt: now < purge ? purge : now + HOUR };
   }
   if (status === 'redemption') {
     const pendingDelete = atBatch(since + timeline.redemptionDays * DAY);
-    const due = pendingDelete + settle;
-    const late = batchTimeOfDay === null ? now + 6 * HOUR : batchAtOrAfter(now, batchTimeOfDay) + settle;
+    // Looked at on or after the batch and still in redemption: the registry is late.
+    const late = batchTimeOfDay === null ? now + 6 * HOUR : batchAtOrAfter(now + MINUTE, batchTimeOfDay);
     return {
       expectedDropAt: atBatch(pendingDelete + timeline.pendingDeleteDays * DAY),
-      nextCheckAt: now < due ? due : late,
+      nextCheckAt: now < pendingDelete ? pendingDelete : late,
     };
   }
   // Out of the zone but in neither deletion status (on hold, in a grace period): a look a day.
@@ -78,8 +74,23 @@ export function planDropLookups(input: {
 }
 
 /**
- * When the registry put a name in `status`: its record's `last changed` date if that is plausible
- * for the status (not in the future, not older than the status can last); else, for pending
+ * When the registry put a name in `status` by its own record: the `last changed` date, if that
+ * is plausible for the status (not in the future, not older than the status can last); else null.
+ */
+export function registryStatusSince(
+  lookup: RdapLookup,
+  status: PipelineStatus,
+  now: number,
+  timeline: DeletionTimeline,
+): number | null {
+  if (lookup.kind !== 'found' || !lookup.record.updated_at) return null;
+  const changed = Date.parse(lookup.record.updated_at);
+  const longest = status === 'pending-delete' ? timeline.pendingDeleteDays : timeline.redemptionDays;
+  return !Number.isNaN(changed) && changed <= now && changed >= now - (longest + 1) * DAY ? changed : null;
+}
+
+/**
+ * When the registry put a name in `status`: by its own record when plausible; else, for pending
  * delete under a known batch time, the last batch before we first saw it so (only a batch moves
  * names there); else when we first saw it (`seenSince`).
  */
@@ -92,11 +103,8 @@ export function statusSince(input: {
 }): number {
   const { lookup, status, seenSince, now, timeline } = input;
   const { batchTimeOfDay } = timeline;
-  if (lookup.kind === 'found' && lookup.record.updated_at) {
-    const changed = Date.parse(lookup.record.updated_at);
-    const longest = status === 'pending-delete' ? timeline.pendingDeleteDays : timeline.redemptionDays;
-    if (!Number.isNaN(changed) && changed <= now && changed >= now - (longest + 1) * DAY) return changed;
-  }
+  const byRegistry = registryStatusSince(lookup, status, now, timeline);
+  if (byRegistry !== null) return byRegistry;
   if (status === 'pending-delete' && batchTimeOfDay !== null) {
     const batch = batchAtOrAfter(seenSince, batchTimeOfDay);
     return batch === seenSince ? batch : batch - DAY;

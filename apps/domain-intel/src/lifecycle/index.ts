@@ -1,3 +1,4 @@
+export * from './batch-time-learner.ts';
 export * from './drop-plan.ts';
 export * from './lifecycle-service.ts';
 export * from './rdap-evidence.ts';

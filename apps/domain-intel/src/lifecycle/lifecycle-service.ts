@@ -2,6 +2,7 @@ import type { Clock } from '@repo/server-kit';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { RdapClient } from '../rdap/types.ts';
+import { BatchTimeLearner } from './batch-time-learner.ts';
 import { type RecheckOptions, type RecheckResult, recheckDueCandidates } from './rdap-recheck.ts';
 import { applyZoneDiff, type ZoneChange, type ZoneDiffResult } from './zone-evidence.ts';
 
@@ -15,6 +16,9 @@ export interface TransitionView {
 
 /** The lifecycle as the jobs use it: zone evidence, RDAP re-checks, and a domain's history. */
 export class LifecycleService {
+  /** Each registry's batch time as its answers show it, for TLDs not configured (lives as long as the service). */
+  readonly #learnedBatchTimes = new BatchTimeLearner();
+
   constructor(
     private readonly db: Kysely<DB>,
     private readonly clock: Clock,
@@ -30,7 +34,11 @@ export class LifecycleService {
   }
 
   recheckDue(options: Partial<RecheckOptions> = {}): Promise<RecheckResult> {
-    return recheckDueCandidates(this.db, this.clock, this.rdap, { ...this.defaults, ...options });
+    return recheckDueCandidates(this.db, this.clock, this.rdap, {
+      learnedBatchTimes: this.#learnedBatchTimes,
+      ...this.defaults,
+      ...options,
+    });
   }
 
   /** The current lifecycle status of those of these names the lifecycle follows (feed rows). */

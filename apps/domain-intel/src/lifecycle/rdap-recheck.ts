@@ -3,7 +3,14 @@ import type { Kysely } from 'kysely';
 import PQueue from 'p-queue';
 import type { DB } from '../db/schema.ts';
 import type { RdapClient } from '../rdap/types.ts';
-import { type DeletionTimeline, planDropLookups, STANDARD_TIMELINE, statusSince } from './drop-plan.ts';
+import type { BatchTimeLearner } from './batch-time-learner.ts';
+import {
+  type DeletionTimeline,
+  planDropLookups,
+  registryStatusSince,
+  STANDARD_TIMELINE,
+  statusSince,
+} from './drop-plan.ts';
 import { judgeRdapAnswer } from './rdap-evidence.ts';
 import { retryAfterFailure } from './recheck-schedule.ts';
 import { isPipelineStatus, PIPELINE_STATUSES, type PipelineStatus } from './states.ts';
@@ -19,6 +26,8 @@ export interface RecheckOptions {
   timeline?: Omit<DeletionTimeline, 'batchTimeOfDay'>;
   /** When each TLD's registry runs its daily deletion batch (pending delete, purge), ms after 00:00 UTC. */
   batchTimes?: Readonly<Record<string, number>>;
+  /** Batch times learned from the registries' answers, for the TLDs `batchTimes` leaves out. */
+  learnedBatchTimes?: BatchTimeLearner;
   /** Wall-clock time (Date.now() epoch ms) after which no lookup is started or continued. */
   deadline?: number;
   onProgress?: (done: number, total: number) => void;
@@ -79,9 +88,14 @@ export async function recheckDueCandidates(
           const timeline: DeletionTimeline = {
             ...STANDARD_TIMELINE,
             ...options.timeline,
-            batchTimeOfDay: options.batchTimes?.[candidate.tld] ?? null,
+            batchTimeOfDay:
+              options.batchTimes?.[candidate.tld] ?? options.learnedBatchTimes?.batchTimeOf(candidate.tld) ?? null,
           };
-          const outcome = await recheckOne(db, clock, rdap, candidate, { deadline: options.deadline, timeline });
+          const outcome = await recheckOne(db, clock, rdap, candidate, {
+            deadline: options.deadline,
+            timeline,
+            learner: options.learnedBatchTimes,
+          });
           if (outcome === 'skipped') {
             result.skipped += 1;
             return;
@@ -105,9 +119,9 @@ async function recheckOne(
   clock: Clock,
   rdap: RdapClient,
   candidate: Candidate,
-  options: { deadline?: number | undefined; timeline: DeletionTimeline },
+  options: { deadline?: number | undefined; timeline: DeletionTimeline; learner?: BatchTimeLearner | undefined },
 ): Promise<string> {
-  const { deadline, timeline } = options;
+  const { deadline, timeline, learner } = options;
   if (!isPipelineStatus(candidate.status)) return 'unchanged';
   // Out of time for this run: leave the candidate due for the next one, no failure counted.
   if (deadline !== undefined && Date.now() >= deadline) return 'skipped';
@@ -115,6 +129,11 @@ async function recheckOne(
   const lookup = await rdap.lookupDomain(candidate.domain, { registryOnly: true, ...(deadline ? { deadline } : {}) });
   const now = clock.now();
   const verdict = judgeRdapAnswer(current, lookup);
+  const pendingDeleteSince = registryStatusSince(lookup, 'pending-delete', now, timeline);
+  if (learner && pendingDeleteSince !== null && verdict.kind !== 'unknown') {
+    const answered = verdict.kind === 'transition' ? verdict.to : current;
+    if (answered === 'pending-delete') learner.observe(candidate.tld, pendingDeleteSince);
+  }
 
   if (verdict.kind === 'unknown') {
     const failures = candidate.check_failures + 1;
