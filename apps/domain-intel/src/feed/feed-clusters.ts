@@ -1,4 +1,4 @@
-import type { FeedColumns } from './feed-columns.ts';
+import { type FeedColumns, NO_VALUE } from './feed-columns.ts';
 import type { BoundedColumn, FeedBound, FeedBounds } from './feed-matcher.ts';
 import { sortedBy } from './radix-sort.ts';
 
@@ -45,6 +45,12 @@ export class FeedClusters {
    * `hyphens=false` and `digits=false` cost one AND per 32 rows instead of 32 comparisons.
    */
   readonly #without: Partial<Record<BoundedColumn, Uint32Array>> = {};
+  /**
+   * Small whole-number columns bit-sliced: slice j is a bitmap of bit j of (value + 1), unknown
+   * being 0. A bound on one is then 7 bitmap words per 32 rows (O'Neil and Quass's range
+   * evaluation) instead of 32 comparisons.
+   */
+  readonly #sliced: Partial<Record<BoundedColumn, Uint32Array[]>> = {};
 
   constructor(columns: FeedColumns) {
     const size = columns.size;
@@ -68,6 +74,18 @@ export class FeedClusters {
       markBound(this.columns[column], { column, min: 0, max: 0 }, 0, size, without);
       this.#without[column] = without;
     }
+    for (const column of ['tf', 'altTldCount', 'length'] as const) {
+      const values = this.columns[column];
+      let fits = true;
+      for (let i = 0; i < size && fits; i++) fits = values[i]! >= NO_VALUE && values[i]! < SLICED_TOP;
+      if (!fits) continue; // a value this build did not expect: the column is scanned instead
+      const slices = Array.from({ length: SLICES }, () => bitmapFor(size));
+      for (let i = 0; i < size; i++) {
+        const shifted = values[i]! + 1;
+        for (let j = 0; j < SLICES; j++) if ((shifted >> j) & 1) slices[j]![i >>> 5]! |= 1 << (i & 31);
+      }
+      this.#sliced[column] = slices;
+    }
   }
 
   get size(): number {
@@ -90,15 +108,20 @@ export class FeedClusters {
     bits.fill(0);
     // DA is settled by the ranges; `= 0` on a 0/1 column by its bitmap; the others are checked a column at a time.
     const flags: Uint32Array[] = [];
+    const sliced: Array<{ slices: Uint32Array[]; bound: FeedBound }> = [];
     const bounds = filter.bounds.filter((bound) => {
       const without = this.#without[bound.column];
+      const slices = this.#sliced[bound.column];
       if (without && bound.max === 0) flags.push(without);
-      return bound.column !== 'da' && !(without && bound.max === 0);
+      else if (slices && bound !== seed?.bound) sliced.push({ slices, bound });
+      else return bound.column !== 'da';
+      return false;
     });
     if (seed) {
       markSeed(seed, ranges, bits);
       for (let r = 0; r < ranges.length; r += 2) {
         for (const flag of flags) keepFlagged(flag, ranges[r]!, ranges[r + 1]!, bits);
+        for (const { slices, bound } of sliced) keepSliced(slices, bound, ranges[r]!, ranges[r + 1]!, bits);
         for (const bound of bounds) {
           if (bound !== seed.bound) keepBound(this.#column(bound.column), bound, ranges[r]!, ranges[r + 1]!, bits);
         }
@@ -110,11 +133,13 @@ export class FeedClusters {
       const end = ranges[r + 1]!;
       let rest = bounds;
       if (filter.contains) this.columns.markLabelsContaining(filter.contains, start, end, bits);
-      else if (bounds.length > 0) {
+      else if (bounds.length > 0 && flags.length === 0 && sliced.length === 0) {
         markBound(this.#column(bounds[0]!.column), bounds[0]!, start, end, bits);
         rest = bounds.slice(1);
       } else markAll(start, end, bits);
+      // The bitmap bounds first (a few word operations per 32 rows), then the scanned ones where bits are left.
       for (const flag of flags) keepFlagged(flag, start, end, bits);
+      for (const { slices, bound } of sliced) keepSliced(slices, bound, start, end, bits);
       for (const bound of rest) keepBound(this.#column(bound.column), bound, start, end, bits);
     }
     let count = 0;
@@ -196,6 +221,45 @@ function markSeed({ order, from, to }: FeedSeed, ranges: number[], bits: Uint32A
       else high = middle;
     }
     if (low > 0 && i < ranges[low * 2 - 1]!) bits[i >>> 5]! |= 1 << (i & 31);
+  }
+}
+
+const SLICES = 7;
+/** Bit-sliced values are value + 1 in 0 … 127. */
+const SLICED_TOP = (1 << SLICES) - 1;
+
+/**
+ * Keeps, in the words of rows [start, end), only the bits of rows whose bit-sliced value is
+ * within the bound: `value + 1 >= low` and `value + 1 <= high`, evaluated slice by slice from
+ * the highest bit for 32 rows at once.
+ */
+function keepSliced(slices: Uint32Array[], { min, max }: FeedBound, start: number, end: number, bits: Uint32Array) {
+  const low = Math.max(0, Math.min(SLICED_TOP + 1, min + 1));
+  const high = Math.min(SLICED_TOP, max + 1);
+  if (high < low || low > SLICED_TOP) {
+    for (let word = start >>> 5; word <= (end - 1) >>> 5; word++) bits[word] = 0;
+    return;
+  }
+  for (let word = start >>> 5; word <= (end - 1) >>> 5; word++) {
+    const mask = bits[word]!;
+    if (mask === 0) continue;
+    let above = 0; // rows whose value is already known to exceed `low`
+    let equalLow = -1; // rows equal to `low` in the bits seen so far
+    let below = 0; // rows whose value is already known to be under `high`
+    let equalHigh = -1;
+    for (let j = SLICES - 1; j >= 0; j--) {
+      const slice = slices[j]![word]! | 0;
+      if ((low >> j) & 1) equalLow &= slice;
+      else {
+        above |= equalLow & slice;
+        equalLow &= ~slice;
+      }
+      if ((high >> j) & 1) {
+        below |= equalHigh & ~slice;
+        equalHigh &= slice;
+      } else equalHigh &= ~slice;
+    }
+    bits[word] = mask & (above | equalLow) & (below | equalHigh);
   }
 }
 
