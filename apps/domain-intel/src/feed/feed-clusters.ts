@@ -26,9 +26,10 @@ export const bitmapFor = (size: number) => new Uint32Array((size >>> 5) + 1);
  * FeedColumns laid out for filtering: rows grouped by (status, TLD), each group by DA
  * (highest first, unknown last), ties in the order given. A filter then touches only the
  * groups of its statuses and TLDs, and `min_da` cuts each of them by binary search; the other
- * bounds are checked a column at a time over those contiguous ranges into a bitmap of matches
- * (sequential reads of one typed array per bound, later bounds only where earlier ones left
- * bits). Counting a match is a popcount; no row is materialised.
+ * bounds are applied over those contiguous ranges to a bitmap of matches: `hyphens=false` /
+ * `digits=false` as precomputed bitmaps, TF, alt-TLD count and length through bit slices (a few
+ * word operations per 32 rows), the times and `contains` by reading their column where bits are
+ * left. Counting the matches is a popcount; no row is materialised.
  *
  * Both the in-memory feed index (FeedIndex, the whole feed) and saved-filter matching
  * (RowIndex, a round of new rows) answer filters through this class, from the one meaning of
@@ -90,6 +91,12 @@ export class FeedClusters {
 
   get size(): number {
     return this.columns.size;
+  }
+
+  /** Bytes held beyond the columns: the grouping and the bitmaps of the 0/1 and bit-sliced columns. */
+  get extraBytes(): number {
+    const bitmaps = [...Object.values(this.#without), ...Object.values(this.#sliced).flat()];
+    return this.rowOf.byteLength + bitmaps.reduce((sum, bitmap) => sum + bitmap.byteLength, 0);
   }
 
   /**

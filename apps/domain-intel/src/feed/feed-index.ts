@@ -140,18 +140,14 @@ export class FeedIndex {
     return this.#clusters.columns;
   }
 
-  /** Bytes held: columns, domain text, permutations and their inverses, the two bitmaps. */
+  /** Bytes held: columns, domain text, grouping and column bitmaps, permutations and their inverses, the two bitmaps. */
   get bytes(): number {
     const perSort = FEED_SORTS.reduce(
       (sum, sort) => sum + this.#orders[sort].byteLength + this.#ranks[sort].byteLength,
       0,
     );
     return (
-      this.columns.bytes +
-      this.#clusters.rowOf.byteLength +
-      perSort +
-      this.#matches.byteLength +
-      this.#ranked.byteLength
+      this.columns.bytes + this.#clusters.extraBytes + perSort + this.#matches.byteLength + this.#ranked.byteLength
     );
   }
 
