@@ -4,6 +4,7 @@ import { createDatabase, type Database, ManualClock, migrateToLatest } from '@re
 import { databaseTargets, type ProvisionedDatabase } from '@repo/server-kit/testing';
 import { migrations } from '../src/db/migrations/index.ts';
 import type { DB } from '../src/db/schema.ts';
+import { setAltTldDemand } from '../src/lifecycle/feed-rows.ts';
 import { LifecycleService } from '../src/lifecycle/index.ts';
 import { changes, ScriptedRdap } from './feed-helpers.ts';
 
@@ -239,6 +240,34 @@ for (const target of databaseTargets()) {
       rdap.asked.length = 0;
       await lifecycle.recheckDue({ tlds: ['org'], perTldBudget: 2 });
       assert.deepEqual(rdap.asked, ['soon.org', 'middle.org']);
+    });
+
+    it('re-stamps an unchanged alt-TLD figure without touching updated_at, and sets a changed one', async () => {
+      await lifecycle.applyZoneDiff({
+        tld: 'com',
+        fromDate: '2026-03-20',
+        toDate: '2026-03-21',
+        changes: changes(['samealt.com', 'removed'], ['newalt.com', 'removed']),
+      });
+      await setAltTldDemand(database.db, '2026-03-21', 1000, [
+        { domain: 'samealt.com', previous: null, others: 'net' },
+        { domain: 'newalt.com', previous: null, others: '' },
+      ]);
+      assert.equal((await row('samealt.com'))?.alt_tlds, 'net', 'a first figure is set');
+      await setAltTldDemand(database.db, '2026-03-22', 2000, [
+        { domain: 'samealt.com', previous: 'net', others: 'net' },
+        { domain: 'newalt.com', previous: '', others: 'net,org' },
+      ]);
+      const same = await row('samealt.com');
+      assert.deepEqual(
+        [same?.alt_tlds, same?.alt_tld_count, same?.alt_tlds_date, same?.updated_at],
+        ['net', 1, '2026-03-22', 1000],
+      );
+      const changed = await row('newalt.com');
+      assert.deepEqual(
+        [changed?.alt_tlds, changed?.alt_tld_count, changed?.alt_tlds_date, changed?.updated_at],
+        ['net,org', 2, '2026-03-22', 2000],
+      );
     });
   });
 }
