@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import { FEED_SORTS, type FeedSort } from '@repo/contracts/domain-intel';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
@@ -58,8 +59,8 @@ interface Marked {
  */
 export class FeedIndex {
   readonly #clusters: FeedClusters;
-  readonly #orders = {} as Record<FeedSort, Uint32Array>;
-  readonly #ranks = {} as Record<FeedSort, Uint32Array>;
+  readonly #orders: Record<FeedSort, Uint32Array>;
+  readonly #ranks: Record<FeedSort, Uint32Array>;
   /** Matches of the current query, by position (reused: queries are synchronous). */
   readonly #matches: Uint32Array;
   /** Matches of the current query, by rank in the page's sort. */
@@ -74,38 +75,26 @@ export class FeedIndex {
   readonly #spare: Uint32Array[] = [];
 
   private constructor(
-    columns: FeedColumns,
+    parts: IndexParts,
     /** The feed version (FeedService) it was built from. */
     readonly version: number,
     private readonly options: FeedIndexOptions = { cachedFilters: 0 },
   ) {
-    this.#clusters = new FeedClusters(columns);
-    const size = columns.size;
-    const grouped = this.#clusters.columns;
-    // Positions in domain order (the database's ORDER BY domain), which every sort breaks ties by.
-    const byDomain = new Uint32Array(size);
-    for (let k = 0; k < size; k++) byDomain[this.#clusters.rowOf[k]!] = k;
-    const keys: Record<FeedSort, Float64Array> = {
-      dropped_at: descendingKey(grouped.droppedAt, (v) => Number.isNaN(v)),
-      da: descendingKey(grouped.da, (v) => v === NO_VALUE),
-      tf: descendingKey(grouped.tf, (v) => v === NO_VALUE),
-      alt_tld_count: descendingKey(grouped.altTldCount, (v) => v === NO_VALUE),
-      age: ascendingKey(grouped.firstArchivedAt, (v) => Number.isNaN(v)),
-    };
-    for (const sort of FEED_SORTS) {
-      const order = sortedBy(keys[sort], byDomain);
-      const rank = new Uint32Array(size);
-      for (let k = 0; k < size; k++) rank[order[k]!] = k;
-      this.#orders[sort] = order;
-      this.#ranks[sort] = rank;
-    }
+    this.#clusters = parts.clusters;
+    this.#orders = parts.orders;
+    this.#ranks = parts.ranks;
+    const size = parts.clusters.columns.size;
     this.#matches = bitmapFor(size);
     this.#ranked = bitmapFor(size);
   }
 
   /** An index of rows already in memory, in the database's domain order (benchmarks, tests). */
   static fromColumns(columns: FeedColumns, version: number, options?: FeedIndexOptions): FeedIndex {
-    return new FeedIndex(columns, version, options);
+    const steps = indexParts(columns);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return new FeedIndex(step.value, version, options);
+    }
   }
 
   /**
@@ -132,7 +121,21 @@ export class FeedIndex {
       if (batch.length < LOAD_BATCH) break;
       after = batch[batch.length - 1]!.domain;
     }
-    return new FeedIndex(columns.permuted(identity(size)), version, options);
+    return FeedIndex.build(columns.permuted(identity(size)), version, options);
+  }
+
+  /**
+   * Builds an index of rows in memory without holding the event loop for the whole build: the
+   * build is CPU work in the API process, and between its steps (the grouping, each sort's
+   * permutation) requests get their turn.
+   */
+  static async build(columns: FeedColumns, version: number, options?: FeedIndexOptions): Promise<FeedIndex> {
+    const steps = indexParts(columns);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return new FeedIndex(step.value, version, options);
+      await setImmediate();
+    }
   }
 
   /** The rows, grouped (FeedClusters). */
@@ -343,4 +346,40 @@ function ascendingKey(column: NumberColumn, missing: (value: number) => boolean)
   const keys = new Float64Array(column.length);
   for (let i = 0; i < column.length; i++) keys[i] = missing(column[i]!) ? max - min + 1 : column[i]! - min;
   return keys;
+}
+
+/** What a FeedIndex is made of: the grouped rows and each sort's permutation and its inverse. */
+interface IndexParts {
+  clusters: FeedClusters;
+  orders: Record<FeedSort, Uint32Array>;
+  ranks: Record<FeedSort, Uint32Array>;
+}
+
+/** Builds the parts of an index, pausing (yield) after each step of up to a few hundred ms at 10 M rows. */
+function* indexParts(columns: FeedColumns): Generator<void, IndexParts> {
+  const clusters = new FeedClusters(columns);
+  yield;
+  const size = columns.size;
+  const grouped = clusters.columns;
+  // Positions in domain order (the database's ORDER BY domain), which every sort breaks ties by.
+  const byDomain = new Uint32Array(size);
+  for (let k = 0; k < size; k++) byDomain[clusters.rowOf[k]!] = k;
+  const keys: Record<FeedSort, () => Float64Array> = {
+    dropped_at: () => descendingKey(grouped.droppedAt, (v) => Number.isNaN(v)),
+    da: () => descendingKey(grouped.da, (v) => v === NO_VALUE),
+    tf: () => descendingKey(grouped.tf, (v) => v === NO_VALUE),
+    alt_tld_count: () => descendingKey(grouped.altTldCount, (v) => v === NO_VALUE),
+    age: () => ascendingKey(grouped.firstArchivedAt, (v) => Number.isNaN(v)),
+  };
+  const orders = {} as Record<FeedSort, Uint32Array>;
+  const ranks = {} as Record<FeedSort, Uint32Array>;
+  for (const sort of FEED_SORTS) {
+    yield;
+    const order = sortedBy(keys[sort](), byDomain);
+    const rank = new Uint32Array(size);
+    for (let k = 0; k < size; k++) rank[order[k]!] = k;
+    orders[sort] = order;
+    ranks[sort] = rank;
+  }
+  return { clusters, orders, ranks };
 }
