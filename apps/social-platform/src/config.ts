@@ -61,6 +61,11 @@ export const envSchema = baseEnvSchema.extend({
    * 80 MB while its seven sizes are made, so this bounds memory under a burst of uploads.
    */
   IMAGE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(Math.max(1, availableParallelism())),
+  /**
+   * How long (ms) an instance may reuse a token's row (token, app, grant, user) without asking the
+   * database. Changes made on the same instance apply at once; made elsewhere, within this time. 0: never reused.
+   */
+  TOKEN_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
   /** api.php calls allowed per app and user per window (all of that user's tokens for the app together). */
   API_RATE_LIMIT: z.coerce.number().int().min(1).default(600),
   /** Length of the api.php rate-limit window, in seconds. */

@@ -1,5 +1,10 @@
 import path from 'node:path';
-import { type Infrastructure, type InfrastructureOverrides, openInfrastructure } from '@repo/server-kit';
+import {
+  type Infrastructure,
+  type InfrastructureOverrides,
+  openInfrastructure,
+  TableWritesPlugin,
+} from '@repo/server-kit';
 import { ApplicationsService } from './applications/applications-service.ts';
 import { GrantsService } from './applications/grants-service.ts';
 import { UsageService } from './applications/usage-service.ts';
@@ -51,7 +56,12 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     { sqliteFile: 'social-platform.sqlite', migrations },
     overrides,
   );
-  const db = database.db;
+  // Every write of the tables a cached token row is made of drops the token cache (see appAuth).
+  let tokenCache: AppAuthService | undefined;
+  const forgetCachedTokens = () => tokenCache?.forgetCachedTokens();
+  const db = database.db.withPlugin(
+    new TableWritesPlugin(['api_tokens', 'applications', 'app_grants', 'users'], forgetCachedTokens),
+  );
   const mediaDir = path.resolve(config.DATA_DIR, 'media');
   const storage = new LocalDiskStorage(mediaDir, config.PUBLIC_URL);
   await storage.sweepLeftovers(); // half-written uploads of a crashed process
@@ -65,6 +75,12 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const friends = new FriendsService(db, clock);
   const apps = new ApplicationsService(db, clock);
   const grants = new GrantsService(db, clock);
+  const appAuth = new AppAuthService(db, clock, users, apps, grants, {
+    keyTtlMs: config.KEY_TTL_SECONDS * 1000,
+    tokenTtlMs: config.TOKEN_TTL_SECONDS * 1000,
+    tokenCacheTtlMs: config.TOKEN_CACHE_TTL_MS,
+  });
+  tokenCache = appAuth;
   return {
     config,
     database,
@@ -92,10 +108,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       what: 'notifications from this app to this user',
     }),
     usage: new UsageService(db, clock),
-    appAuth: new AppAuthService(db, clock, users, apps, grants, {
-      keyTtlMs: config.KEY_TTL_SECONDS * 1000,
-      tokenTtlMs: config.TOKEN_TTL_SECONDS * 1000,
-    }),
+    appAuth,
     async close() {
       redis?.disconnect();
       await database.close();

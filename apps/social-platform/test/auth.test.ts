@@ -93,6 +93,20 @@ for (const target of databaseTargets()) {
         assert.equal(after.body.output.error.code, 'token_revoked');
       }));
 
+    it('answers a change made on this instance at the next call, though token rows are reused', () =>
+      withApp(target, async (t) => {
+        const { user, application } = await appAndUser(t);
+        const { token } = (await exchange(t, await t.ctx.appAuth.issueAppKey(application.id, user.id))).json();
+        assert.equal((await t.call({ token, method: 'user.getUser' })).status, 200);
+        await t.ctx.users.updateProfile(user.id, { fullName: 'Renamed Right Away' });
+        const renamed = await t.call({ token, method: 'user.getUser' });
+        assert.equal(renamed.body.output.full_name, 'Renamed Right Away');
+        await t.ctx.apps.setStatus(application.id, 'disabled');
+        const disabled = await t.call({ token, method: 'user.getUser' });
+        assert.equal(disabled.status, 403);
+        assert.equal(disabled.body.output.error.code, 'app_disabled');
+      }));
+
     it('lets a key expire after KEY_TTL_SECONDS', () =>
       withApp(target, async (t) => {
         const { user, application } = await appAndUser(t);

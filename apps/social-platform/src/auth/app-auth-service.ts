@@ -18,6 +18,11 @@ const TOKEN_FORMAT = /^spt_[A-Za-z0-9_-]{43}$/;
 export interface AppAuthOptions {
   keyTtlMs: number;
   tokenTtlMs: number;
+  /**
+   * How long (ms) a token's row (token, app, grant, user) may be reused without asking the
+   * database (TOKEN_CACHE_TTL_MS; 0: every call asks). See `forgetCachedTokens`.
+   */
+  tokenCacheTtlMs: number;
 }
 
 /** The app and user an api.php call acts for. */
@@ -31,6 +36,11 @@ export interface ApiCaller {
   /** What the user granted that the app still asks for: the methods and fields this call may use. */
   permissions: Permission[];
 }
+
+/** Tokens whose rows an instance keeps at most (then it starts over: a cache, not a store). */
+const TOKEN_CACHE_MAX_ENTRIES = 10_000;
+
+type TokenRow = Awaited<ReturnType<AppAuthService['findToken']>>[number];
 
 export interface IssuedToken {
   token: string;
@@ -47,6 +57,8 @@ export interface IssuedToken {
 export class AppAuthService {
   /** The token, its app's status and its user, by token hash: the one lookup behind every api.php call. */
   private readonly findToken;
+  /** findToken's rows by token hash, for `tokenCacheTtlMs` (expiry and revocation are still checked on every call). */
+  readonly #tokenRows;
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -79,6 +91,31 @@ export class AppAuthService {
         ])
         .where('api_tokens.token_hash', '=', tokenHash),
     );
+    this.#tokenRows = options.tokenCacheTtlMs > 0 ? new Map<string, { row: TokenRow; until: number }>() : undefined;
+  }
+
+  /**
+   * Drops every cached token row. The context calls it whenever this process writes a table the
+   * rows are made of (tokens, applications, grants, users: TableWritesPlugin), so a revocation,
+   * a disabled app, a withdrawn grant or a profile change made here applies to the next call;
+   * made by another process (instance, CLI), within `tokenCacheTtlMs`.
+   */
+  forgetCachedTokens(): void {
+    this.#tokenRows?.clear();
+  }
+
+  async #tokenRow(tokenHash: string): Promise<TokenRow | undefined> {
+    const cache = this.#tokenRows;
+    if (!cache) return (await this.findToken(tokenHash))[0];
+    // Wall time (not the service clock): how long a row may be reused is about the database, not the day.
+    const now = performance.now();
+    const cached = cache.get(tokenHash);
+    if (cached && cached.until > now) return cached.row;
+    const [row] = await this.findToken(tokenHash);
+    if (!row) return undefined;
+    if (cache.size >= TOKEN_CACHE_MAX_ENTRIES) cache.clear();
+    cache.set(tokenHash, { row, until: now + this.options.tokenCacheTtlMs });
+    return row;
   }
 
   /**
@@ -191,7 +228,7 @@ export class AppAuthService {
     }
     if (!TOKEN_FORMAT.test(rawToken)) throw invalidToken();
     const tokenHash = hashSecret(rawToken);
-    const [row] = await this.findToken(tokenHash);
+    const row = await this.#tokenRow(tokenHash);
     if (!row || !digestsEqual(row.token_hash, tokenHash)) throw invalidToken();
     if (row.revoked_at !== null) {
       throw appError('token_revoked', 'This token has been revoked; open the app again for a new one.');
