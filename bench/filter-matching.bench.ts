@@ -11,6 +11,7 @@
  * DA/TF/age/length floors, no hyphens or digits, text; 5 % broad).
  */
 import { FEED_STATUSES } from '@repo/contracts/domain-intel';
+import { seededRandom } from '@repo/upstream-sim';
 import {
   matchRound,
   type RoundFilter,
@@ -34,16 +35,6 @@ const YEAR = 365.2425 * DAY;
 /** A day's run matches rows changed since the filter's watermark: all of today's rows here. */
 const MARGIN_MS = 3_600_000;
 
-/** Deterministic PRNG (mulberry32) so every run measures the same rows and filters. */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const LETTERS = 'etaoinshrdlcumwfgypbvkjxqz';
 
 function pickTld(next: () => number): string {
@@ -56,7 +47,7 @@ function pickTld(next: () => number): string {
 }
 
 function syntheticRows(count: number): RoundRow[] {
-  const next = random(7);
+  const next = seededRandom(7);
   const seen = new Set<string>();
   const rows: RoundRow[] = [];
   while (rows.length < count) {
@@ -107,7 +98,7 @@ function syntheticRows(count: number): RoundRow[] {
  * everything), the heavy end of what a filter can ask for.
  */
 function syntheticFilters(count: number): RoundFilter[] {
-  const next = random(11);
+  const next = seededRandom(11);
   const filters: RoundFilter[] = [];
   for (let i = 0; i < count; i++) {
     const query: Record<string, string> = {};

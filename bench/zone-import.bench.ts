@@ -17,8 +17,9 @@ import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createGzip } from 'node:zlib';
+import { seededRandom } from '@repo/upstream-sim';
 import { report } from './lib/harness.ts';
-import { mulberry32, prefix, tail } from './lib/synthetic-snapshots.ts';
+import { prefix, tail } from './lib/synthetic-snapshots.ts';
 
 const run = promisify(execFile);
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -35,7 +36,7 @@ interface Timed {
 
 /** A zone in the shape CZDS serves: `owner. ttl in type rdata`, lower case, tab separated. */
 async function writeZone(file: string, size: number): Promise<void> {
-  const random = mulberry32(size + 7);
+  const random = seededRandom(size + 7);
   // Random order without holding the names: visit indexes by a multiplicative permutation.
   const step = coprimeStep(size);
   function* lines(): Generator<string> {

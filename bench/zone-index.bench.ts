@@ -8,6 +8,7 @@ import { rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { seededRandom } from '@repo/upstream-sim';
 import { BlockCache } from '../apps/domain-intel/src/zone-index/block-cache.ts';
 import { DEFAULT_BLOCK_SIZE } from '../apps/domain-intel/src/zone-index/format.ts';
 import { IndexFile } from '../apps/domain-intel/src/zone-index/index-reader.ts';
@@ -27,16 +28,6 @@ const heapBytes = () => {
   return usage.heapUsed + usage.arrayBuffers;
 };
 
-/** Deterministic PRNG (mulberry32) so every run measures the same names. */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const LETTERS = 'etaoinshrdlcumwfgypbvkjxqz';
 function syntheticLabel(next: () => number): string {
   const length = 3 + Math.floor(next() * next() * 18);
@@ -51,7 +42,7 @@ function syntheticLabel(next: () => number): string {
 }
 
 function syntheticLabels(count: number, seed: number): string[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const labels = new Set<string>();
   while (labels.size < count) labels.add(syntheticLabel(next));
   // Snapshot order is the byte order of full names; for ASCII, JS string order is byte order.
@@ -61,7 +52,7 @@ function syntheticLabels(count: number, seed: number): string[] {
 async function measure(size: number, directory: string): Promise<void> {
   const names = syntheticLabels(size, size);
   const absent = syntheticLabels(PROBES / 2, size + 1).filter((name) => !name.startsWith('\u0000'));
-  const next = random(7);
+  const next = seededRandom(7);
   const probes: string[] = [];
   for (let i = 0; i < PROBES / 2; i++) {
     probes.push(names[Math.floor(next() * names.length)]!.slice(0, -4), absent[i]!.slice(0, -4));

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
+import { seededRandom } from '@repo/upstream-sim';
 
 export interface SnapshotPairOptions {
   size: number;
@@ -38,7 +39,7 @@ export async function writeSnapshotPair(
   const day = (newer: boolean) =>
     Readable.from(
       (function* () {
-        const random = mulberry32(options.seed ?? size);
+        const random = seededRandom(options.seed ?? size);
         const batch: string[] = [];
         for (let i = 0; i < size; i++) {
           const name = `${prefix(i)}${tail(random)}`;
@@ -78,13 +79,4 @@ export function tail(random: () => number): string {
   let text = '';
   for (let i = 0; i < length; i++) text += TAIL[Math.floor(random() * TAIL.length)];
   return text;
-}
-
-export function mulberry32(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

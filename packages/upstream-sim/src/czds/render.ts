@@ -1,3 +1,4 @@
+import { seededRandom } from '../churn/random.ts';
 import type { SimDomain, SimWorld } from '../world.ts';
 
 /**
@@ -8,7 +9,7 @@ import type { SimDomain, SimWorld } from '../world.ts';
  * so a download can be resumed with a Range request.
  */
 export function renderZoneFile(world: SimWorld, tld: string, day: string): string {
-  const random = seededRandom(`${tld}/${day}`);
+  const random = randomFor(`${tld}/${day}`);
   const pick = <T>(options: readonly T[]): T => options[Math.floor(random() * options.length)]!;
   const serial = `${day.replaceAll('-', '')}01`;
   const lines: string[] = [
@@ -62,16 +63,11 @@ function delegationLines(
   return lines;
 }
 
-/** mulberry32 seeded from a string: deterministic, good enough to shuffle test data. */
-function seededRandom(seed: string): () => number {
-  let state = 2166136261;
-  for (let i = 0; i < seed.length; i++) state = Math.imul(state ^ seed.charCodeAt(i), 16777619);
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+/** The seeded PRNG of the churn, seeded from a string (FNV-1a): deterministic, good enough to shuffle test data. */
+function randomFor(seed: string): () => number {
+  let hash = 2166136261;
+  for (let i = 0; i < seed.length; i++) hash = Math.imul(hash ^ seed.charCodeAt(i), 16777619);
+  return seededRandom(hash);
 }
 
 function shuffle<T>(items: T[], random: () => number): void {
