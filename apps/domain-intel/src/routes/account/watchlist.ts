@@ -1,8 +1,7 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
-import { Envelope, EnvelopeWithMeta, ListMeta, WatchedDomain } from '@repo/contracts/domain-intel';
+import { Envelope, WatchedDomain } from '@repo/contracts/domain-intel';
 import { ok } from '../../http/envelope.ts';
-import { PagingQuery, parsePaging } from '../../http/paging.ts';
-import { WATCHLIST_PAGING } from '../v1/watchlist.ts';
+import { WatchlistPage, WatchlistQuery, watchlistPage } from '../v1/watchlist.ts';
 import { managementErrors, notCounted } from './shared.ts';
 
 /** /account/watchlist: the names the account watches through the drop lifecycle. */
@@ -17,23 +16,11 @@ const watchlistRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Your watched domains',
         description: 'The same list as GET /v1/watchlist.',
         tags: ['management'],
-        querystring: Type.Object(
-          PagingQuery(WATCHLIST_PAGING.maxLimit, WATCHLIST_PAGING.maxOffset, WATCHLIST_PAGING.defaultLimit),
-        ),
-        response: {
-          200: EnvelopeWithMeta(
-            Type.Array(WatchedDomain),
-            ListMeta({ total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() }),
-          ),
-          ...managementErrors,
-        },
+        querystring: WatchlistQuery,
+        response: { 200: WatchlistPage, ...managementErrors },
       },
     },
-    async (request) => {
-      const { limit, offset } = parsePaging(request.query, WATCHLIST_PAGING);
-      const { watches, total } = await watchlist.list(request.caller!, { limit, offset });
-      return ok(request, watches, { total, limit, offset });
-    },
+    async (request) => watchlistPage(watchlist, request, request.query),
   );
 
   app.post(
