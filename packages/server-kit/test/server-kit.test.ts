@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
+import pino from 'pino';
 import { z } from 'zod';
 import {
   baseEnvSchema,
@@ -10,12 +11,29 @@ import {
   defineErrorCatalogue,
   genReqId,
   loadConfig,
+  loggerOptions,
   nextUtcMidnight,
   redactUrl,
   startOfUtcDay,
   toPublicError,
   utcDate,
 } from '../src/index.ts';
+
+describe('log redaction', () => {
+  it('redacts secret fields at the top level of a log call and one level down', () => {
+    const lines: string[] = [];
+    const stream = new PassThrough();
+    stream.on('data', (chunk: Buffer) => lines.push(chunk.toString()));
+    const { level, redact } = loggerOptions('info');
+    const log = pino({ level, redact }, stream);
+    log.info({ password: 'p1', key: 'k1', token: 't1', secret: 's1', user: { password: 'p2', token: 't2' } }, 'x');
+    const line = JSON.parse(lines.join(''));
+    assert.deepEqual(
+      [line.password, line.key, line.token, line.secret, line.user.password, line.user.token],
+      Array(6).fill('[REDACTED]'),
+    );
+  });
+});
 
 describe('redactUrl', () => {
   it('hides the values of secret query parameters and keeps the rest', () => {
