@@ -1,5 +1,5 @@
 import { nextUtcMidnight } from '@repo/server-kit';
-import type { AccountsService } from '../accounts/accounts-service.ts';
+import type { AccountSummary, AccountsService } from '../accounts/accounts-service.ts';
 import { isPlanId, PLANS } from '../accounts/plans.ts';
 import { paymentFailedMail, subscriptionEndingMail } from '../billing/billing-mails.ts';
 import type { BillingNotice } from '../billing/billing-service.ts';
@@ -36,10 +36,10 @@ export class AccountNotices {
   /** An account event (see delivery/account-events.ts); the ones with a mail get it. */
   async onAccountEvent(...[accountId, type, data]: AccountEventArgs): Promise<void> {
     if (type === 'quota.warning' || type === 'quota.exhausted') {
-      // Turned off in the dashboard: the account's webhooks still get the event.
-      if ((await this.deps.accounts.findSummaryById(accountId))?.quota_mails === false) return;
       const quota = data as { plan: string; limit: number; used: number; day: string };
-      await this.#send(accountId, type, `${type}:${accountId}:${quota.day}`, (email) => {
+      await this.#send(accountId, type, `${type}:${accountId}:${quota.day}`, (email, account) => {
+        // Turned off in the dashboard: the account's webhooks still get the event.
+        if (!account.quota_mails) return null;
         const facts = {
           planName: planName(quota.plan),
           limit: quota.limit,
@@ -72,13 +72,22 @@ export class AccountNotices {
     }
   }
 
-  /** Claims the notice, then mails it; a mail that cannot go gives the claim back and is logged, never thrown. */
-  async #send(accountId: string, kind: string, dedupeKey: string, compose: (email: string) => MailMessage) {
+  /**
+   * Claims the notice, then mails it; a mail that cannot go gives the claim back and is logged,
+   * never thrown. `compose` returns null when the owner does not want this mail.
+   */
+  async #send(
+    accountId: string,
+    kind: string,
+    dedupeKey: string,
+    compose: (email: string, account: AccountSummary) => MailMessage | null,
+  ) {
     const { sent, mailer, accounts, log } = this.deps;
-    const email = (await accounts.plansOf([accountId])).get(accountId)?.email;
-    if (!email || !(await sent.claim(dedupeKey, accountId, kind))) return;
+    const account = await accounts.findSummaryById(accountId);
+    const message = account ? compose(account.email, account) : null;
+    if (!message || !(await sent.claim(dedupeKey, accountId, kind))) return;
     try {
-      await mailer.send(compose(email));
+      await mailer.send(message);
     } catch (error) {
       await sent.release(dedupeKey);
       log.warn({ err: error, accountId, notice: kind }, 'account notice not mailed');
