@@ -1,10 +1,10 @@
 /**
  * Runs every bench/*.bench.ts in its own process, one after another (they would skew each
  * other side by side), and writes the RESULT lines to bench/RESULTS.md.
- * Usage: npm run bench [-- <name filter>]; only a full run rewrites bench/RESULTS.md.
+ * Usage: npm run bench [-- <name filter>]; the rows measured replace their earlier ones in bench/RESULTS.md.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,19 +26,25 @@ for (const file of files) {
   else results.push(...lines);
 }
 
-// Only a full run replaces the recorded figures; a filtered run just prints its own.
-const table = results.map((line) => {
+// Every run merges its rows into the recorded table: a row is replaced by a newer row of the same
+// benchmark and keeps the time and load average it was measured at, so figures can be refreshed
+// one benchmark at a time, in whatever quiet window the shared machine has.
+const measuredAt = `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, load ${loadAtStart.toFixed(1)}–${loadavg()[0]!.toFixed(1)}`;
+const resultsFile = path.join(here, 'RESULTS.md');
+const rows = new Map(readRecordedRows(resultsFile));
+for (const line of results) {
   const [, name = '', rest = ''] = /^RESULT (\S+) (.*)$/.exec(line) ?? [];
-  return `| ${name} | ${rest} |`;
-});
-if (filters.length === 0)
-  writeFileSync(
-    path.join(here, 'RESULTS.md'),
-    `# Latest benchmark figures\n\nMeasured ${new Date().toISOString()} on ${process.platform} ${process.arch}, ${cpus().length} cores, Node ${process.version}; ` +
-      `1-minute load average ${loadAtStart.toFixed(1)} at the start and ${loadavg()[0]!.toFixed(1)} at the end (a load above the core count means other work shared the machine).\n\n` +
-      "Throughput figures: the server under test and a bare Fastify hello-world each in its own process, `wrk` in a third, alternating rounds, medians; `-cpu` figures are hello-world's CPU per request ÷ ours, from each server process's own CPU counters.\n\n" +
-      `| benchmark | figures |\n|---|---|\n${table.join('\n')}\n`,
-  );
+  if (name) rows.set(name, `| ${name} | ${rest} | ${measuredAt} |`);
+}
+writeFileSync(
+  resultsFile,
+  `# Latest benchmark figures\n\nOn ${process.platform} ${process.arch}, ${cpus().length} cores, Node ${process.version}. Each row carries when it was measured and the 1-minute load average at the start and end of its run (a load above the core count means other work shared the machine). \`npm run bench\` refreshes every row; \`npm run bench -- <name>\` refreshes that benchmark's rows only.\n\n` +
+    "Throughput figures: the server under test and a bare Fastify hello-world each in its own process, `wrk` in a third, alternating rounds, medians; `-cpu` figures are hello-world's CPU per request ÷ ours, from each server process's own CPU counters.\n\n" +
+    `| benchmark | figures | measured |\n|---|---|---|\n${[...rows.keys()]
+      .sort()
+      .map((name) => rows.get(name))
+      .join('\n')}\n`,
+);
 console.log(`\n${results.join('\n')}`);
 if (failures > 0) {
   console.error(`${failures} benchmark(s) failed`);
@@ -66,4 +72,17 @@ function runBench(file: string): Promise<string[] | null> {
     });
     child.on('exit', (code) => resolve(code === 0 ? lines : null));
   });
+}
+
+/** The rows of the recorded table by benchmark name; a row from before rows carried their time gets an empty one. */
+function readRecordedRows(file: string): [string, string][] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('| ') && !line.startsWith('| benchmark '))
+    .map((line) => {
+      const cells = line.split(' | ');
+      const name = cells[0]!.slice(2);
+      return [name, cells.length >= 3 ? line : `${line} |`] as [string, string];
+    });
 }
