@@ -104,6 +104,17 @@ describe('drop plan', () => {
     assert.equal(learner.batchTimeOf('com'), timeOfDay('19:02'));
     assert.equal(learner.batchTimeOf('net'), null);
     learner.observe('com', at('2026-04-06T03:00:00Z'));
-    assert.equal(learner.batchTimeOf('com'), null, 'answers that disagree teach nothing');
+    assert.equal(learner.batchTimeOf('com'), timeOfDay('19:02'), 'a stray date teaches nothing');
+    for (let day = 7; day <= 11; day++) learner.observe('com', at(`2026-04-${String(day).padStart(2, '0')}T21:00:00Z`));
+    assert.equal(learner.batchTimeOf('com'), timeOfDay('21:00'), 'five dates that agree on another time move it');
+  });
+
+  it('plans from a time learned before a restart until the answers agree on another', () => {
+    const learner = new BatchTimeLearner();
+    learner.remember('com', timeOfDay('19:00'));
+    assert.equal(learner.batchTimeOf('com'), timeOfDay('19:00'));
+    for (let day = 1; day <= 5; day++) learner.observe('com', at(`2026-04-0${day}T20:00:00Z`));
+    learner.remember('com', timeOfDay('19:00'));
+    assert.equal(learner.batchTimeOf('com'), timeOfDay('20:00'), 'what this process learned wins');
   });
 });

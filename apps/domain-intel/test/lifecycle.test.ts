@@ -5,8 +5,8 @@ import { databaseTargets, type ProvisionedDatabase } from '@repo/server-kit/test
 import { migrations } from '../src/db/migrations/index.ts';
 import type { DB } from '../src/db/schema.ts';
 import { setAltTldDemand } from '../src/lifecycle/feed-rows.ts';
-import { LifecycleService } from '../src/lifecycle/index.ts';
-import { changes, ScriptedRdap } from './feed-helpers.ts';
+import { LifecycleService, timeOfDay } from '../src/lifecycle/index.ts';
+import { changes, ScriptedRdap, whois } from './feed-helpers.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -240,6 +240,61 @@ for (const target of databaseTargets()) {
       rdap.asked.length = 0;
       await lifecycle.recheckDue({ tlds: ['org'], perTldBudget: 2 });
       assert.deepEqual(rdap.asked, ['soon.org', 'middle.org']);
+    });
+
+    it('keeps the batch time it learned across a restart and plans from it at once', async () => {
+      const base = clock.now();
+      const candidate = async (name: string) => {
+        await database.db
+          .insertInto('feed_domains')
+          .values({
+            domain: name,
+            tld: 'info',
+            label: name.split('.')[0]!,
+            status: 'redemption',
+            status_since: base - 30 * DAY,
+            expected_drop_at: base + 5 * DAY,
+            next_check_at: base,
+            length: name.length,
+            has_hyphen: 0,
+            has_digit: 0,
+            updated_at: base,
+          })
+          .execute();
+      };
+      // Pending delete, dated by the registry's batch: 19:00 on each of the last five days.
+      const pendingSince = (name: string, updated: string | null) =>
+        rdap.answers.set(name, (checkedAt) => ({
+          kind: 'found',
+          record: { ...whois(name, ['pending delete'], checkedAt), updated_at: updated },
+          raw: { registry: {}, registrar: null },
+        }));
+      for (let day = 1; day <= 5; day++) {
+        const name = `batch${day}.info`;
+        await candidate(name);
+        pendingSince(name, new Date(Math.floor(base / DAY) * DAY - day * DAY + timeOfDay('19:00')).toISOString());
+      }
+      await lifecycle.recheckDue({ tlds: ['info'] });
+      const saved = await database.db.selectFrom('rdap_batch_times').selectAll().execute();
+      assert.deepEqual(
+        saved.map((row) => [row.tld, Number(row.time_of_day)]),
+        [['info', timeOfDay('19:00')]],
+      );
+
+      // A new process (a restart): a name seen in pending delete without a usable date is
+      // planned from the learned batch, not 5 days after we saw it.
+      const restarted = new LifecycleService(database.db, clock, rdap, {
+        tlds: ['info'],
+        perTldBudget: 100,
+        perTldConcurrency: 2,
+      });
+      await candidate('after-restart.info');
+      pendingSince('after-restart.info', null);
+      await restarted.recheckDue({ tlds: ['info'] });
+      const planned = await row('after-restart.info');
+      assert.equal(planned?.status, 'pending-delete');
+      assert.equal(planned!.next_check_at! % DAY, timeOfDay('19:00'), 'the purge look falls at the batch');
+      assert.notEqual(planned!.next_check_at, base + 5 * DAY);
     });
 
     it('re-stamps an unchanged alt-TLD figure without touching updated_at, and sets a changed one', async () => {

@@ -303,6 +303,14 @@ export interface WatchedDomainTable {
   created_at: number;
 }
 
+/** A TLD's daily deletion batch time as learned from its registry's answers (lifecycle/learned-batch-times.ts). */
+export interface RdapBatchTimeTable {
+  tld: string;
+  /** ms after 00:00 UTC. */
+  time_of_day: number;
+  learned_at: number;
+}
+
 export interface DB {
   accounts: AccountTable;
   subscriptions: SubscriptionTable;
@@ -329,6 +337,7 @@ export interface DB {
   filter_matches: FilterMatchTable;
   deliveries: DeliveryTable;
   watched_domains: WatchedDomainTable;
+  rdap_batch_times: RdapBatchTimeTable;
 }
 
 export type { Generated };

@@ -8,11 +8,18 @@ const TOLERANCE = 10 * 60_000;
  * The daily batch time of each registry, learned from its own answers: a name's `pending delete`
  * status carries the registry's `last changed` date, the moment its batch moved the name, and the
  * purge runs in the same batch. Once the last few such dates of a TLD agree to within minutes,
- * that time of day plans the lookups of names not configured in RDAP_PURGE_TIMES. Kept in memory:
- * a restarted process learns it again from the first few pending-delete answers.
+ * that time of day plans the lookups of names not configured in RDAP_PURGE_TIMES, and it stays
+ * until the last few agree on another (a stray date, a name moved by hand, teaches nothing).
+ * A time learned before a restart is handed back with `remember` (learned-batch-times.ts keeps it).
  */
 export class BatchTimeLearner {
   readonly #recent = new Map<string, number[]>();
+  readonly #learned = new Map<string, number>();
+
+  /** A time learned earlier (by this process before a restart, or another one), unless this one has learned since. */
+  remember(tld: string, timeOfDay: number): void {
+    if (!this.#learned.has(tld)) this.#learned.set(tld, timeOfDay);
+  }
 
   /** A pending-delete start by the registry's date, for `tld`. */
   observe(tld: string, pendingDeleteSince: number): void {
@@ -20,17 +27,23 @@ export class BatchTimeLearner {
     times.push(((pendingDeleteSince % DAY) + DAY) % DAY);
     if (times.length > AGREEING) times.shift();
     this.#recent.set(tld, times);
+    const agreed = agreement(times);
+    if (agreed !== null) this.#learned.set(tld, agreed);
   }
 
-  /** The learned batch time of day of `tld` (ms after 00:00 UTC), or null while its answers disagree or are too few. */
+  /** The learned batch time of day of `tld` (ms after 00:00 UTC), or null while none was learned. */
   batchTimeOf(tld: string): number | null {
-    const times = this.#recent.get(tld);
-    if (!times || times.length < AGREEING) return null;
-    const latest = times.at(-1)!;
-    const agree = times.every((time) => {
-      const apart = Math.abs(time - latest);
-      return Math.min(apart, DAY - apart) <= TOLERANCE;
-    });
-    return agree ? latest : null;
+    return this.#learned.get(tld) ?? null;
   }
+}
+
+/** The latest of `times` when there are enough of them and all agree with it; else null. */
+function agreement(times: readonly number[]): number | null {
+  if (times.length < AGREEING) return null;
+  const latest = times.at(-1)!;
+  const agree = times.every((time) => {
+    const apart = Math.abs(time - latest);
+    return Math.min(apart, DAY - apart) <= TOLERANCE;
+  });
+  return agree ? latest : null;
 }

@@ -14,6 +14,7 @@ import { deliveryMigration } from './0080_delivery.ts';
 import { watchlistMigration } from './0081_watchlist.ts';
 import { quotaMailSettingMigration } from './0085_quota_mail_setting.ts';
 import { feedFillfactorMigration } from './0090_feed_fillfactor.ts';
+import { rdapBatchTimesMigration } from './0095_rdap_batch_times.ts';
 
 /**
  * Every migration of the service, one file each, run in name order on SQLite and Postgres.
@@ -35,4 +36,5 @@ export const migrations: MigrationSet = (dialect) => ({
   '0081_watchlist': watchlistMigration(dialect),
   '0085_quota_mail_setting': quotaMailSettingMigration(),
   '0090_feed_fillfactor': feedFillfactorMigration(dialect),
+  '0095_rdap_batch_times': rdapBatchTimesMigration(dialect),
 });
