@@ -17,11 +17,15 @@ const STATUSES = ['dropped', 'pending-delete', 'redemption', 'left-zone', 'retur
 // Few distinct values, so sorts have many ties (broken by domain) and bounds hit values exactly.
 const nullable = <T>(arbitrary: fc.Arbitrary<T>) => fc.option(arbitrary, { nil: null, freq: 4 });
 const dayOffset = fc.integer({ min: 0, max: 12 }).map((days) => NOW - days * DAY);
+// Times within a day too, so bounds fall inside a day that holds rows on both sides (the day slices' edges).
+const timeOffset = fc
+  .tuple(fc.integer({ min: 0, max: 12 }), fc.constantFrom(0, 1, 6, 12, 13, 23))
+  .map(([days, hours]) => NOW - days * DAY - hours * 3_600_000);
 const rowArbitrary = fc.record({
   label: fc.stringMatching(/^[a-c][a-c0-9-]{0,3}[a-c]$/),
   tld: fc.constantFrom(...TLDS),
   status: fc.constantFrom(...STATUSES),
-  dropped_at: nullable(dayOffset),
+  dropped_at: nullable(timeOffset),
   first_archived_at: nullable(fc.integer({ min: 0, max: 8 }).map((years) => Math.floor(NOW - years * YEAR))),
   da: nullable(fc.integer({ min: 0, max: 5 }).map((n) => n * 20)),
   tf: nullable(fc.integer({ min: 0, max: 4 }).map((n) => n * 25)),
@@ -35,13 +39,14 @@ const filtersArbitrary: fc.Arbitrary<FeedFilters> = fc
     minYears: fc.option(fc.integer({ min: 0, max: 9 }), { nil: null }),
     minDa: fc.option(fc.integer({ min: 0, max: 100 }), { nil: null }),
     minTf: fc.option(fc.integer({ min: 0, max: 100 }), { nil: null }),
-    droppedAfter: fc.option(dayOffset, { nil: null }),
-    droppedBefore: fc.option(dayOffset, { nil: null }),
+    droppedAfter: fc.option(timeOffset, { nil: null }),
+    droppedBefore: fc.option(timeOffset, { nil: null }),
     status: fc.constantFrom(...FEED_STATUSES),
     maxLength: fc.option(fc.integer({ min: 1, max: 6 }), { nil: null }),
     hyphens: fc.constantFrom(false as const, null),
     digits: fc.constantFrom(false as const, null),
-    contains: fc.option(fc.stringMatching(/^[a-c0-9-]{1,2}$/), { nil: null, freq: 3 }),
+    // 1 byte (a bitmap), 2 (a union of trigrams), 3 (one trigram) and longer (candidates checked byte by byte).
+    contains: fc.option(fc.stringMatching(/^[a-c0-9-]{1,4}$/), { nil: null, freq: 3 }),
     minAltTlds: fc.option(fc.integer({ min: 0, max: 4 }), { nil: null }),
     dropsAfter: fc.option(
       dayOffset.map((time) => time + 6 * DAY),

@@ -1,5 +1,6 @@
 import { type FeedColumns, NO_VALUE } from './feed-columns.ts';
 import type { BoundedColumn, FeedBound, FeedBounds } from './feed-matcher.ts';
+import { type LabelGrams, labelGrams, labelGramsBytes, markLabelGrams } from './label-grams.ts';
 import { sortedBy } from './radix-sort.ts';
 
 /** Where the rows of one (status, TLD) group lie: [start, end), DA highest first, unknown last. */
@@ -52,6 +53,15 @@ export class FeedClusters {
    * evaluation) instead of 32 comparisons.
    */
   readonly #sliced: Partial<Record<BoundedColumn, Uint32Array[]>> = {};
+  /**
+   * The time columns bit-sliced by UTC day (daySlices): a bound is the slice evaluation of its
+   * days, with the exact time read only for rows on the bound's first and last day.
+   */
+  readonly #days: Partial<Record<BoundedColumn, DaySlices>> = {};
+  /** Which rows' labels hold which bytes and triples, for `contains` (label-grams.ts). */
+  readonly #grams: LabelGrams;
+  /** The rows whose label holds the current query's needle (reused: queries are synchronous). */
+  #labelBits: Uint32Array | undefined;
 
   constructor(columns: FeedColumns) {
     const size = columns.size;
@@ -87,6 +97,11 @@ export class FeedClusters {
       }
       this.#sliced[column] = slices;
     }
+    for (const column of ['firstArchivedAt', 'droppedAt'] as const) {
+      const days = daySlices(this.columns[column]);
+      if (days) this.#days[column] = days;
+    }
+    this.#grams = labelGrams(this.columns);
   }
 
   get size(): number {
@@ -95,8 +110,17 @@ export class FeedClusters {
 
   /** Bytes held beyond the columns: the grouping and the bitmaps of the 0/1 and bit-sliced columns. */
   get extraBytes(): number {
-    const bitmaps = [...Object.values(this.#without), ...Object.values(this.#sliced).flat()];
-    return this.rowOf.byteLength + bitmaps.reduce((sum, bitmap) => sum + bitmap.byteLength, 0);
+    const bitmaps = [
+      ...Object.values(this.#without),
+      ...Object.values(this.#sliced).flat(),
+      ...Object.values(this.#days).flatMap((days) => days.slices),
+    ];
+    return (
+      this.rowOf.byteLength +
+      bitmaps.reduce((sum, bitmap) => sum + bitmap.byteLength, 0) +
+      labelGramsBytes(this.#grams) +
+      (this.#labelBits?.byteLength ?? 0)
+    );
   }
 
   /**
@@ -113,14 +137,25 @@ export class FeedClusters {
     const firstWord = ranges.length > 0 ? ranges[0]! >>> 5 : 0;
     const endWord = ranges.length > 0 ? ((ranges[ranges.length - 1]! - 1) >>> 5) + 1 : 0;
     bits.fill(0);
-    // DA is settled by the ranges; `= 0` on a 0/1 column by its bitmap; the others are checked a column at a time.
+    // DA is settled by the ranges; `= 0` on a 0/1 column by its bitmap; `contains` by the label
+    // grams; bounds on a sliced column by its slices; the others are checked a column at a time.
     const flags: Uint32Array[] = [];
-    const sliced: Array<{ slices: Uint32Array[]; bound: FeedBound }> = [];
+    let checkLabels = filter.contains !== null;
+    if (filter.contains) {
+      this.#labelBits ??= bitmapFor(this.size);
+      const answer = markLabelGrams(this.#grams, filter.contains, this.#labelBits);
+      if (answer !== 'unindexed') flags.push(this.#labelBits);
+      checkLabels = answer !== 'exact';
+    }
+    const indexedLabels = filter.contains !== null && flags.length > 0;
+    const sliced: SlicedBound[] = [];
     const bounds = filter.bounds.filter((bound) => {
       const without = this.#without[bound.column];
       const slices = this.#sliced[bound.column];
+      const days = this.#days[bound.column];
       if (without && bound.max === 0) flags.push(without);
-      else if (slices && bound !== seed?.bound) sliced.push({ slices, bound });
+      else if (slices && bound !== seed?.bound) sliced.push(smallSliced(slices, bound));
+      else if (days && bound !== seed?.bound) sliced.push(daySliced(days, bound, this.#column(bound.column)));
       else return bound.column !== 'da';
       return false;
     });
@@ -128,26 +163,28 @@ export class FeedClusters {
       markSeed(seed, ranges, bits);
       for (let r = 0; r < ranges.length; r += 2) {
         for (const flag of flags) keepFlagged(flag, ranges[r]!, ranges[r + 1]!, bits);
-        for (const { slices, bound } of sliced) keepSliced(slices, bound, ranges[r]!, ranges[r + 1]!, bits);
+        for (const bound of sliced) keepSliced(bound, ranges[r]!, ranges[r + 1]!, bits);
         for (const bound of bounds) {
           if (bound !== seed.bound) keepBound(this.#column(bound.column), bound, ranges[r]!, ranges[r + 1]!, bits);
         }
-        if (filter.contains) this.#keepLabels(filter.contains, ranges[r]!, ranges[r + 1]!, bits);
+        if (filter.contains && checkLabels) this.#keepLabels(filter.contains, ranges[r]!, ranges[r + 1]!, bits);
       }
     }
     for (let r = 0; r < ranges.length && !seed; r += 2) {
       const start = ranges[r]!;
       const end = ranges[r + 1]!;
       let rest = bounds;
-      if (filter.contains) this.columns.markLabelsContaining(filter.contains, start, end, bits);
+      if (filter.contains && !indexedLabels) this.columns.markLabelsContaining(filter.contains, start, end, bits);
       else if (bounds.length > 0 && flags.length === 0 && sliced.length === 0) {
         markBound(this.#column(bounds[0]!.column), bounds[0]!, start, end, bits);
         rest = bounds.slice(1);
       } else markAll(start, end, bits);
       // The bitmap bounds first (a few word operations per 32 rows), then the scanned ones where bits are left.
       for (const flag of flags) keepFlagged(flag, start, end, bits);
-      for (const { slices, bound } of sliced) keepSliced(slices, bound, start, end, bits);
+      for (const bound of sliced) keepSliced(bound, start, end, bits);
       for (const bound of rest) keepBound(this.#column(bound.column), bound, start, end, bits);
+      // A long needle's trigram gave candidates: their bytes are checked where bits are left.
+      if (filter.contains && indexedLabels && checkLabels) this.#keepLabels(filter.contains, start, end, bits);
     }
     let count = 0;
     for (let w = firstWord; w < endWord; w++) count += popcount(bits[w]!);
@@ -234,27 +271,89 @@ function markSeed({ order, from, to }: FeedSeed, ranges: number[], bits: Uint32A
 const SLICES = 7;
 /** Bit-sliced values are value + 1 in 0 … 127. */
 const SLICED_TOP = (1 << SLICES) - 1;
+const DAY_MS = 86_400_000;
+/** Time columns spanning more days than this (2^20, ~2,900 years) are scanned instead. */
+const MOST_DAYS = 1 << 20;
 
 /**
- * Keeps, in the words of rows [start, end), only the bits of rows whose bit-sliced value is
- * within the bound: `value + 1 >= low` and `value + 1 <= high`, evaluated slice by slice from
- * the highest bit for 32 rows at once.
+ * A bound as codes of a bit-sliced column: keep rows whose code is within [low, high]; rows
+ * whose code is an `edge` (low and / or high) are also checked against `exact`.
  */
-function keepSliced(slices: Uint32Array[], { min, max }: FeedBound, start: number, end: number, bits: Uint32Array) {
-  const low = Math.max(0, Math.min(SLICED_TOP + 1, min + 1));
-  const high = Math.min(SLICED_TOP, max + 1);
-  if (high < low || low > SLICED_TOP) {
+interface SlicedBound {
+  slices: Uint32Array[];
+  low: number;
+  high: number;
+  exact?: { values: NumberColumn; min: number; max: number; lowEdge: boolean; highEdge: boolean };
+}
+
+/** A time column (epoch ms, NaN for NULL) as slices of its day code: day - firstDay + 1, NULL being 0. */
+interface DaySlices {
+  slices: Uint32Array[];
+  firstDay: number;
+  /** The highest code. */
+  top: number;
+}
+
+function daySlices(values: Float64Array): DaySlices | undefined {
+  let firstDay = Number.POSITIVE_INFINITY;
+  let lastDay = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < values.length; i++) {
+    const day = Math.floor(values[i]! / DAY_MS);
+    if (day < firstDay) firstDay = day;
+    if (day > lastDay) lastDay = day;
+  }
+  if (firstDay === Number.POSITIVE_INFINITY) return undefined; // no value at all
+  const top = lastDay - firstDay + 1;
+  if (top >= MOST_DAYS) return undefined;
+  const slices = Array.from({ length: 32 - Math.clz32(top) }, () => bitmapFor(values.length));
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i]!;
+    if (Number.isNaN(value)) continue;
+    const code = Math.floor(value / DAY_MS) - firstDay + 1;
+    for (let j = 0; j < slices.length; j++) if ((code >> j) & 1) slices[j]![i >>> 5]! |= 1 << (i & 31);
+  }
+  return { slices, firstDay, top };
+}
+
+/** A bound on a small whole-number column, whose slices hold value + 1 (NO_VALUE being 0). */
+const smallSliced = (slices: Uint32Array[], { min, max }: FeedBound): SlicedBound => ({
+  slices,
+  low: Math.max(0, Math.min(SLICED_TOP + 1, min + 1)),
+  high: Math.min(SLICED_TOP, max + 1),
+});
+
+/** A bound on a time column: its days, the first and last checked against the exact times. */
+function daySliced({ slices, firstDay, top }: DaySlices, { min, max }: FeedBound, values: NumberColumn): SlicedBound {
+  const code = (time: number) => Math.floor(time / DAY_MS) - firstDay + 1;
+  const low = Math.max(1, min === Number.NEGATIVE_INFINITY ? 1 : code(min));
+  const high = Math.min(top, max === Number.POSITIVE_INFINITY ? top : code(max));
+  return {
+    slices,
+    low: Math.min(low, top + 1),
+    high,
+    exact: { values, min, max, lowEdge: min !== Number.NEGATIVE_INFINITY, highEdge: max !== Number.POSITIVE_INFINITY },
+  };
+}
+
+/**
+ * Keeps, in the words of rows [start, end), only the bits of rows whose bit-sliced code is
+ * within [low, high], evaluated slice by slice from the highest bit for 32 rows at once (O'Neil
+ * and Quass's range evaluation), and rows on an edge code only if their exact value passes.
+ */
+function keepSliced({ slices, low, high, exact }: SlicedBound, start: number, end: number, bits: Uint32Array) {
+  if (high < low || low >= 2 ** slices.length) {
     for (let word = start >>> 5; word <= (end - 1) >>> 5; word++) bits[word] = 0;
     return;
   }
   for (let word = start >>> 5; word <= (end - 1) >>> 5; word++) {
     const mask = bits[word]!;
     if (mask === 0) continue;
-    let above = 0; // rows whose value is already known to exceed `low`
-    let equalLow = -1; // rows equal to `low` in the bits seen so far
-    let below = 0; // rows whose value is already known to be under `high`
-    let equalHigh = -1;
-    for (let j = SLICES - 1; j >= 0; j--) {
+    let above = 0; // rows whose code is already known to exceed `low`
+    let equalLow = mask; // rows equal to `low` in the bits seen so far
+    let below = 0; // rows whose code is already known to be under `high`
+    let equalHigh = mask;
+    // From the highest bit down, until no row's code so far equals low's or high's (all decided).
+    for (let j = slices.length - 1; j >= 0 && (equalLow | equalHigh) !== 0; j--) {
       const slice = slices[j]![word]! | 0;
       if ((low >> j) & 1) equalLow &= slice;
       else {
@@ -266,7 +365,16 @@ function keepSliced(slices: Uint32Array[], { min, max }: FeedBound, start: numbe
         equalHigh &= slice;
       } else equalHigh &= ~slice;
     }
-    bits[word] = mask & (above | equalLow) & (below | equalHigh);
+    let kept = mask & (above | equalLow) & (below | equalHigh);
+    if (exact) {
+      const edges = kept & ((exact.lowEdge ? equalLow : 0) | (exact.highEdge ? equalHigh : 0));
+      for (let rest = edges; rest !== 0; rest &= rest - 1) {
+        const bit = 31 - Math.clz32(rest & -rest);
+        const value = exact.values[(word << 5) | bit]!;
+        if (!(value >= exact.min && value <= exact.max)) kept &= ~(1 << bit);
+      }
+    }
+    bits[word] = kept;
   }
 }
 

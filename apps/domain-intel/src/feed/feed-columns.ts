@@ -165,6 +165,11 @@ export class FeedColumns {
     return code;
   }
 
+  /** The domain names as bytes: row i's at bytes[starts[i] … starts[i + 1]) (views, not copies). */
+  get text(): { bytes: Uint8Array; starts: Uint32Array } {
+    return { bytes: this.#domainBytes, starts: this.#domainStart };
+  }
+
   domain(i: number): string {
     return this.#domainBytes.toString('latin1', this.#domainStart[i], this.#domainStart[i + 1]);
   }
