@@ -174,11 +174,16 @@ export class FeedIndex {
     const total = marked.count;
     const wanted = Math.min(page.offset + page.limit, total);
     if (wanted <= page.offset) return { domains: [], total };
+    // The walk's length assumes the matches are spread evenly along the sort; when they are not
+    // (e.g. tld=com by alt-TLD count, where .com rows have few), it gives up at the cost of the
+    // rank marks and they answer instead, so a page costs at most about twice the cheaper way.
+    const byRankCost = total + size / 32;
     const walkLength = (wanted * size) / total;
-    const positions =
-      (path ?? (walkLength <= total + size / 32 ? 'walk' : 'by-rank')) === 'walk'
-        ? walk(this.#orders[page.sort], marked.bits, page.offset, wanted)
-        : this.#byRank(page.sort, marked, page.offset, wanted);
+    const walked =
+      path === 'by-rank' || (path === undefined && walkLength > byRankCost)
+        ? null
+        : walk(this.#orders[page.sort], marked.bits, page.offset, wanted, path === 'walk' ? size : byRankCost);
+    const positions = walked ?? this.#byRank(page.sort, marked, page.offset, wanted);
     return { domains: positions.map((k) => this.columns.domain(k)), total };
   }
 
@@ -310,16 +315,21 @@ const identity = (size: number) => {
   return order;
 };
 
-/** Matches `skip` … `wanted` along `order`: the walk stops at the last one wanted. */
-function walk(order: Uint32Array, matches: Uint32Array, skip: number, wanted: number): number[] {
+/**
+ * Matches `skip` … `wanted` along `order`: the walk stops at the last one wanted, or (null)
+ * after `budget` entries without it.
+ */
+function walk(order: Uint32Array, matches: Uint32Array, skip: number, wanted: number, budget: number): number[] | null {
   const positions: number[] = [];
   let seen = 0;
-  for (let k = 0; k < order.length && seen < wanted; k++) {
+  const stop = Math.min(order.length, Math.ceil(budget));
+  let k = 0;
+  for (; k < stop && seen < wanted; k++) {
     const i = order[k]!;
     if ((matches[i >>> 5]! & (1 << (i & 31))) === 0) continue;
     if (seen++ >= skip) positions.push(i);
   }
-  return positions;
+  return seen < wanted && k < order.length ? null : positions;
 }
 
 type NumberColumn = { readonly length: number; readonly [i: number]: number };
