@@ -16,23 +16,26 @@ const files = readdirSync(here)
   .filter((file) => filters.length === 0 || filters.some((filter) => file.includes(filter)))
   .sort();
 
-const loadAtStart = loadavg()[0]!;
-const results: string[] = [];
+const results: { line: string; measuredAt: string }[] = [];
 let failures = 0;
 for (const file of files) {
   console.log(`\n=== ${file}`);
+  const startedAt = new Date();
+  const loadAtStart = loadavg()[0]!;
   const lines = await runBench(path.join(here, file));
   if (lines === null) failures++;
-  else results.push(...lines);
+  else {
+    const measuredAt = `${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC, load ${loadAtStart.toFixed(1)}–${loadavg()[0]!.toFixed(1)}`;
+    results.push(...lines.map((line) => ({ line, measuredAt })));
+  }
 }
 
 // Every run merges its rows into the recorded table: a row is replaced by a newer row of the same
 // benchmark and keeps the time and load average it was measured at, so figures can be refreshed
 // one benchmark at a time, in whatever quiet window the shared machine has.
-const measuredAt = `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, load ${loadAtStart.toFixed(1)}–${loadavg()[0]!.toFixed(1)}`;
 const resultsFile = path.join(here, 'RESULTS.md');
 const rows = new Map(readRecordedRows(resultsFile));
-for (const line of results) {
+for (const { line, measuredAt } of results) {
   const [, name = '', rest = ''] = /^RESULT (\S+) (.*)$/.exec(line) ?? [];
   if (name) rows.set(name, `| ${name} | ${rest} | ${measuredAt} |`);
 }
@@ -45,7 +48,7 @@ writeFileSync(
       .map((name) => rows.get(name))
       .join('\n')}\n`,
 );
-console.log(`\n${results.join('\n')}`);
+console.log(`\n${results.map(({ line }) => line).join('\n')}`);
 if (failures > 0) {
   console.error(`${failures} benchmark(s) failed`);
   process.exit(1);
