@@ -169,8 +169,20 @@ export const envSchema = baseEnvSchema.extend({
     .default(1024 * 1024),
   /** Connections and requests in flight per RDAP host. */
   RDAP_HOST_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
-  /** Requests started per RDAP host per second (registries throttle hard). */
+  /** Requests started per RDAP host per second, for every host RDAP_HOST_RATES does not name (registries publish no RDAP limits). */
   RDAP_HOST_RATE_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(10),
+  /**
+   * JSON map RDAP host → requests started per second, over RDAP_HOST_RATE_PER_SECOND for those
+   * hosts, e.g. {"rdap.verisign.com":50} (.com and .net share that host). The lifecycle tells
+   * when a registry host needs more than its rate (a warning, rdap_plan_needed_rate).
+   */
+  RDAP_HOST_RATES: jsonEnv(
+    z.record(
+      z.string().regex(/^[a-z0-9.-]+(:\d+)?$/, 'keys are RDAP host names (with :port when not 443)'),
+      z.number().int().min(1).max(10_000),
+    ),
+    '{}',
+  ),
   /** Retries after a 429, each after the server's Retry-After. */
   RDAP_MAX_RETRIES: z.coerce.number().int().min(0).max(5).default(1),
   /** Longest Retry-After waited out, ms; a longer one answers rate_limited at once. */

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify from 'fastify';
+import { loadDomainIntelConfig } from '../src/config.ts';
 import type { RdapLookup } from '../src/rdap/types.ts';
 import { type EngineUnderTest, startEngine } from './rdap-helpers.ts';
 
@@ -207,5 +208,40 @@ describe('RDAP client resilience', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('registry rates (RDAP_HOST_RATES over RDAP_HOST_RATE_PER_SECOND)', () => {
+  it("names each TLD's registry host and the rate we allow ourselves there", async () => {
+    const plain = await startEngine({ RDAP_HOST_RATE_PER_SECOND: '7' });
+    try {
+      const com = await plain.engine.registryRateOf('com');
+      assert.equal(com?.perSecond, 7);
+      assert.deepEqual(await plain.engine.registryRateOf('net'), com, '.com and .net share one Verisign host');
+      assert.equal(await plain.engine.registryRateOf('io'), null, 'no RDAP server known');
+      const named = await startEngine(
+        { RDAP_HOST_RATE_PER_SECOND: '7', RDAP_HOST_RATES: JSON.stringify({ [com!.host]: 50 }) },
+        plain.sim,
+      );
+      try {
+        assert.deepEqual(await named.engine.registryRateOf('com'), { host: com!.host, perSecond: 50 });
+        assert.equal((await named.engine.registryRateOf('org'))?.perSecond, 7);
+      } finally {
+        await named.close();
+      }
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it('refuses RDAP_HOST_RATES that are not a map of host names to whole rates', () => {
+    assert.throws(
+      () => loadDomainIntelConfig({ RDAP_HOST_RATES: '{"https://rdap.verisign.com":50}' }),
+      /RDAP_HOST_RATES/,
+    );
+    assert.throws(() => loadDomainIntelConfig({ RDAP_HOST_RATES: '{"rdap.verisign.com":0}' }), /RDAP_HOST_RATES/);
+    assert.throws(() => loadDomainIntelConfig({ RDAP_HOST_RATES: '{oops' }), /RDAP_HOST_RATES: must be valid JSON/);
+    const config = loadDomainIntelConfig({ RDAP_HOST_RATES: '{"rdap.verisign.com":50,"127.0.0.1:8443":5}' });
+    assert.deepEqual(config.RDAP_HOST_RATES, { 'rdap.verisign.com': 50, '127.0.0.1:8443': 5 });
   });
 });

@@ -5,8 +5,14 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
+import { connectRedis, createRedis } from '@repo/server-kit';
 import { redisTarget } from '@repo/server-kit/testing';
+import type { Redis } from 'ioredis';
+import { HostRates } from '../src/rdap/host-rates.ts';
+import { RdapHttp } from '../src/rdap/http.ts';
+import { SharedHostLimits } from '../src/rdap/shared-host-limits.ts';
 
 const run = promisify(execFile);
 const RATE = 5;
@@ -63,6 +69,103 @@ describe('per-registry RDAP limits shared through Redis', { skip: redisTarget().
     } finally {
       server.close();
       await redis.cleanup();
+    }
+  });
+});
+
+/** An RdapHttp as a process builds it, its limits shared through `redis`. */
+function sharedHttp(redis: Redis, rates: HostRates) {
+  return new RdapHttp({
+    allowInsecure: true,
+    connectTimeoutMs: 5_000,
+    requestTimeoutMs: 10_000,
+    maxResponseBytes: 1 << 20,
+    hostConcurrency: 8,
+    hostRates: rates,
+    maxRetries: 1,
+    maxRetryWaitMs: 10_000,
+    maxCoolDownMs: 60_000,
+    breaker: { errorThresholdPercentage: 50, volumeThreshold: 1000, resetTimeoutMs: 30_000 },
+    userAgent: 'shared-limit-test',
+    shared: new SharedHostLimits(redis, { rates }),
+  });
+}
+
+describe('a registry 429 under per-host rates', { skip: redisTarget().skip }, () => {
+  it('pauses the host for every process sharing Redis for its Retry-After, and the first one retries after it', async () => {
+    // The registry answers its first request 429 with Retry-After: 2, then answers.
+    const arrivals: { at: number; status: number }[] = [];
+    const server = createServer((request, response) => {
+      const status = arrivals.length === 0 ? 429 : 200;
+      arrivals.push({ at: Date.now(), status });
+      if (status === 429) {
+        response.writeHead(429, { 'retry-after': '2' });
+        response.end();
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'application/rdap+json' });
+      response.end(JSON.stringify({ objectClassName: 'domain', ldhName: request.url?.split('/').pop() }));
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const provisioned = redisTarget().provision();
+    const redis = await connectRedis(createRedis({ url: process.env.REDIS_URL!, keyPrefix: provisioned.keyPrefix }));
+    const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+    // The registry's own rate (RDAP_HOST_RATES) is high; the 429 must still win over it.
+    const rates = new HostRates(1, { [host]: 100 });
+    const first = sharedHttp(redis, rates);
+    const second = sharedHttp(redis, rates);
+    try {
+      const firstAnswer = first.getJson(`http://${host}/domain/a.com`, 20_000);
+      // Until the 429's pause is in Redis (a window of 1 s becomes a block of 2 s).
+      while (((await redis.pttl(`rdap-host:${host}`)) ?? 0) <= 1000) await sleep(10);
+      const secondAnswer = await second.getJson(`http://${host}/domain/b.com`, 20_000);
+      assert.equal(secondAnswer.kind, 'ok', 'the other process is answered once the pause is over');
+      assert.equal((await firstAnswer).kind, 'ok', 'the first process retried after the Retry-After');
+      const [throttled, ...later] = arrivals;
+      assert.equal(throttled?.status, 429);
+      assert.equal(later.length, 2);
+      for (const arrival of later) {
+        assert.ok(arrival.at - throttled!.at >= 1_500, `asked again ${arrival.at - throttled!.at} ms after the 429`);
+      }
+    } finally {
+      await first.close();
+      await second.close();
+      redis.disconnect();
+      server.close();
+      await provisioned.cleanup();
+    }
+  });
+
+  it('holds a host named in RDAP_HOST_RATES to its own rate across processes', async () => {
+    const arrivals: number[] = [];
+    const server = createServer((request, response) => {
+      arrivals.push(Date.now());
+      response.writeHead(200, { 'content-type': 'application/rdap+json' });
+      response.end(JSON.stringify({ objectClassName: 'domain', ldhName: request.url?.split('/').pop() }));
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const provisioned = redisTarget().provision();
+    const redis = await connectRedis(createRedis({ url: process.env.REDIS_URL!, keyPrefix: provisioned.keyPrefix }));
+    const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+    // The default is high; the named host gets 1/s. Two processes, two requests each: held to
+    // the host's own rate in Redis, the four take four windows (a span of 2 s at least); each
+    // process alone would send its two within about one second.
+    const rates = new HostRates(1000, { [host]: 1 });
+    const processes = [sharedHttp(redis, rates), sharedHttp(redis, rates)];
+    try {
+      const outcomes = await Promise.all(
+        processes.flatMap((http, p) => [0, 1].map((i) => http.getJson(`http://${host}/domain/p${p}n${i}.com`, 30_000))),
+      );
+      assert.ok(outcomes.every((outcome) => outcome.kind === 'ok'));
+      const span = Math.max(...arrivals) - Math.min(...arrivals);
+      assert.ok(span >= 2_000, `four requests at 1/s spanned ${span} ms`);
+    } finally {
+      for (const http of processes) await http.close();
+      redis.disconnect();
+      server.close();
+      await provisioned.cleanup();
     }
   });
 });

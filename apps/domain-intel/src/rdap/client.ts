@@ -50,6 +50,14 @@ export class HttpRdapClient implements RdapClient {
     return servers.kind === 'servers' && this.#usable(servers.baseUrls).length > 0;
   }
 
+  /** The host (name, and port when not the default) of the first server we would ask for this suffix; null: none, or no bootstrap. */
+  async registryHostOf(suffix: string): Promise<string | null> {
+    const servers = await this.#options.bootstrap.serversFor(suffix);
+    if (servers.kind !== 'servers') return null;
+    const [first] = this.#usable(servers.baseUrls);
+    return first ? new URL(first).host : null;
+  }
+
   async lookupDomain(name: string, options: RdapLookupOptions = {}): Promise<RdapLookup> {
     const { bootstrap, http } = this.#options;
     const budgetMs = options.deadline === undefined ? this.#options.defaultBudgetMs : options.deadline - Date.now();

@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
 import { RdapBootstrap } from './bootstrap.ts';
 import { HttpRdapClient } from './client.ts';
+import { HostRates } from './host-rates.ts';
 import { RdapHttp } from './http.ts';
 import { SharedHostLimits } from './shared-host-limits.ts';
 import type { RdapClient } from './types.ts';
@@ -12,7 +13,14 @@ import type { RdapClient } from './types.ts';
 export interface RdapEngine extends RdapClient {
   /** Whether some RDAP server answers for the public suffix (null: the bootstrap cannot be loaded). */
   hasServerFor(suffix: string): Promise<boolean | null>;
+  /** The registry host a TLD's lookups go to, and the rate we allow ourselves there; null when no server is known. */
+  registryRateOf(tld: string): Promise<RegistryRate | null>;
   close(): Promise<void>;
+}
+
+export interface RegistryRate {
+  host: string;
+  perSecond: number;
 }
 
 /** The RDAP client of a process, built from configuration; `close()` releases its pools and timers. */
@@ -22,13 +30,14 @@ export function createRdapEngine(
   onError: (error: unknown) => void,
   redis?: Redis,
 ): RdapEngine {
+  const hostRates = new HostRates(config.RDAP_HOST_RATE_PER_SECOND, config.RDAP_HOST_RATES);
   const http = new RdapHttp({
     allowInsecure: config.RDAP_ALLOW_INSECURE,
     connectTimeoutMs: config.RDAP_CONNECT_TIMEOUT_MS,
     requestTimeoutMs: config.RDAP_REQUEST_TIMEOUT_MS,
     maxResponseBytes: config.RDAP_MAX_RESPONSE_BYTES,
     hostConcurrency: config.RDAP_HOST_CONCURRENCY,
-    hostRatePerSecond: config.RDAP_HOST_RATE_PER_SECOND,
+    hostRates,
     maxRetries: config.RDAP_MAX_RETRIES,
     maxRetryWaitMs: config.RDAP_RETRY_MAX_WAIT_MS,
     maxCoolDownMs: config.RDAP_MAX_COOL_DOWN_MS,
@@ -39,7 +48,7 @@ export function createRdapEngine(
     },
     userAgent: 'domain-intel/1.0 (+RDAP client)',
     // With Redis, every API instance and worker shares each registry's rate and pauses.
-    ...(redis ? { shared: new SharedHostLimits(redis, { ratePerSecond: config.RDAP_HOST_RATE_PER_SECOND }) } : {}),
+    ...(redis ? { shared: new SharedHostLimits(redis, { rates: hostRates }) } : {}),
   });
   const bootstrap = new RdapBootstrap({
     source: config.RDAP_BOOTSTRAP_URL,
@@ -60,6 +69,10 @@ export function createRdapEngine(
   return {
     lookupDomain: (name, options) => client.lookupDomain(name, options),
     hasServerFor: (suffix) => client.hasServerFor(suffix),
+    async registryRateOf(tld) {
+      const host = await client.registryHostOf(tld);
+      return host === null ? null : { host, perSecond: hostRates.of(host) };
+    },
     async close() {
       await Promise.all([http.close(), bootstrap.close()]);
     },

@@ -4,6 +4,7 @@ import CircuitBreaker from 'opossum';
 import PQueue from 'p-queue';
 import { Agent, request } from 'undici';
 import { type AddressPolicy, assertAllowedUrl, BlockedAddressError, guardedLookup } from './address-guard.ts';
+import type { HostRates } from './host-rates.ts';
 import type { SharedHostLimits } from './shared-host-limits.ts';
 import { type FetchFailureReason, isCallerSideFailure, parseRetryAfter, UpstreamFailure } from './upstream-failure.ts';
 
@@ -15,8 +16,8 @@ export interface RdapHttpOptions extends AddressPolicy {
   maxResponseBytes: number;
   /** Open connections and requests in flight per host. */
   hostConcurrency: number;
-  /** Requests started per host per second. */
-  hostRatePerSecond: number;
+  /** Requests started per second, per host (RDAP_HOST_RATES over RDAP_HOST_RATE_PER_SECOND). */
+  hostRates: HostRates;
   /** Longest `Retry-After` we wait out before retrying; longer ones give `rate_limited`. */
   maxRetryWaitMs: number;
   /** Retries after a 429 (each after the server's `Retry-After`). */
@@ -168,7 +169,7 @@ export class RdapHttp {
       lane = {
         queue: new PQueue({
           concurrency: this.#options.hostConcurrency,
-          intervalCap: this.#options.hostRatePerSecond,
+          intervalCap: this.#options.hostRates.of(host),
           interval: 1000,
         }),
         breaker: new CircuitBreaker((task: () => Promise<Exchange>) => task(), {
