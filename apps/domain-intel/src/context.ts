@@ -236,7 +236,15 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       countCacheSeconds: config.FEED_COUNT_CACHE_SECONDS,
       index: config.FEED_INDEX,
       indexCheckSeconds: config.FEED_INDEX_CHECK_SECONDS,
-      onIndexError: reportBackgroundError,
+      onIndexError: (error, version) =>
+        log.warn(
+          {
+            event: 'feed_index_build_failed',
+            feedVersion: version,
+            error: error instanceof Error ? error.message : String(error),
+          },
+          'The in-memory feed index could not be built; the feed is answered by SQL until a build succeeds',
+        ),
     }),
     rdap,
     availability,

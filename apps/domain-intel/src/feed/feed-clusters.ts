@@ -1,4 +1,4 @@
-import { type FeedColumns, NO_VALUE } from './feed-columns.ts';
+import { FeedColumns, type FeedColumnsState, NO_VALUE } from './feed-columns.ts';
 import type { BoundedColumn, FeedBound, FeedBounds } from './feed-matcher.ts';
 import { type LabelGrams, labelGrams, labelGramsBytes, markLabelGrams } from './label-grams.ts';
 import { sortedBy } from './radix-sort.ts';
@@ -18,6 +18,18 @@ export interface FeedSeed {
   order: Uint32Array;
   from: number;
   to: number;
+}
+
+/** FeedClusters as plain data, for crossing between threads (typed arrays transferred, not copied). */
+export interface FeedClustersState {
+  columns: FeedColumnsState;
+  rowOf: Uint32Array;
+  /** Per group: its key ((status << 16) | TLD code), start and end. */
+  groups: Uint32Array;
+  without: Partial<Record<BoundedColumn, Uint32Array>>;
+  sliced: Partial<Record<BoundedColumn, Uint32Array[]>>;
+  days: Partial<Record<BoundedColumn, DaySlices>>;
+  grams: LabelGrams;
 }
 
 /** A bitmap with one bit per row position (bit i of word i >>> 5). */
@@ -46,24 +58,41 @@ export class FeedClusters {
    * The 0/1 columns as bitmaps of the rows with 0 (labels without a hyphen / digit), so
    * `hyphens=false` and `digits=false` cost one AND per 32 rows instead of 32 comparisons.
    */
-  readonly #without: Partial<Record<BoundedColumn, Uint32Array>> = {};
+  readonly #without: Partial<Record<BoundedColumn, Uint32Array>>;
   /**
    * Small whole-number columns bit-sliced: slice j is a bitmap of bit j of (value + 1), unknown
    * being 0. A bound on one is then 7 bitmap words per 32 rows (O'Neil and Quass's range
    * evaluation) instead of 32 comparisons.
    */
-  readonly #sliced: Partial<Record<BoundedColumn, Uint32Array[]>> = {};
+  readonly #sliced: Partial<Record<BoundedColumn, Uint32Array[]>>;
   /**
    * The time columns bit-sliced by UTC day (daySlices): a bound is the slice evaluation of its
    * days, with the exact time read only for rows on the bound's first and last day.
    */
-  readonly #days: Partial<Record<BoundedColumn, DaySlices>> = {};
+  readonly #days: Partial<Record<BoundedColumn, DaySlices>>;
   /** Which rows' labels hold which bytes and triples, for `contains` (label-grams.ts). */
   readonly #grams: LabelGrams;
   /** The rows whose label holds the current query's needle (reused: queries are synchronous). */
   #labelBits: Uint32Array | undefined;
 
-  constructor(columns: FeedColumns) {
+  /** Groups the rows of `columns`; or (a FeedClustersState) wraps a grouping done elsewhere, nothing copied. */
+  constructor(source: FeedColumns | FeedClustersState) {
+    if (!(source instanceof FeedColumns)) {
+      this.columns = new FeedColumns(source.columns);
+      this.rowOf = source.rowOf;
+      for (let g = 0; g < source.groups.length; g += 3) {
+        this.#groups.set(source.groups[g]!, { start: source.groups[g + 1]!, end: source.groups[g + 2]! });
+      }
+      this.#without = source.without;
+      this.#sliced = source.sliced;
+      this.#days = source.days;
+      this.#grams = source.grams;
+      return;
+    }
+    const columns = source;
+    this.#without = {};
+    this.#sliced = {};
+    this.#days = {};
     const size = columns.size;
     const tldCount = Math.max(1, columns.tlds.length);
     // Key: status, then TLD, then DA descending with unknown (NO_VALUE) last; a stable sort keeps the given order within.
@@ -106,6 +135,26 @@ export class FeedClusters {
 
   get size(): number {
     return this.columns.size;
+  }
+
+  /** This grouping as plain data over its own arrays (transferring their buffers leaves it unusable). */
+  state(): FeedClustersState {
+    const groups = new Uint32Array(this.#groups.size * 3);
+    let g = 0;
+    for (const [key, { start, end }] of this.#groups) {
+      groups[g++] = key;
+      groups[g++] = start;
+      groups[g++] = end;
+    }
+    return {
+      columns: this.columns.state(),
+      rowOf: this.rowOf,
+      groups,
+      without: this.#without,
+      sliced: this.#sliced,
+      days: this.#days,
+      grams: this.#grams,
+    };
   }
 
   /** Bytes held beyond the columns: the grouping and the bitmaps of the 0/1 and bit-sliced columns. */

@@ -48,6 +48,32 @@ export const STATUS_CODES: readonly string[] = [...ANY_STATUSES, 'returned', 're
 /** NULL of the small integer columns. */
 export const NO_VALUE = -1;
 
+/**
+ * FeedColumns as plain data (typed arrays, numbers, strings): what crosses to and from the
+ * index build's worker thread, the typed arrays' buffers transferred rather than copied.
+ */
+export interface FeedColumnsState {
+  size: number;
+  status: Uint8Array;
+  tld: Uint16Array;
+  tlds: string[];
+  droppedAt: Float64Array;
+  firstArchivedAt: Float64Array;
+  altTldCount: Int16Array;
+  da: Int8Array;
+  tf: Int8Array;
+  length: Int16Array;
+  hasHyphen: Int8Array;
+  hasDigit: Int8Array;
+  expectedDropAt: Float64Array;
+  domainBytes: Uint8Array;
+  domainStart: Uint32Array;
+  domainEnd: number;
+}
+
+/** A buffer of its own (never a slice of Node's shared pool), so that it can be transferred to another thread. */
+const ownBuffer = (bytes: number) => Buffer.allocUnsafeSlow(bytes);
+
 export class FeedColumns {
   readonly size: number;
   /** Code into STATUS_CODES (255 for a status this build does not know: never matches). */
@@ -74,7 +100,30 @@ export class FeedColumns {
   readonly #domainStart: Uint32Array;
   #domainEnd = 0;
 
-  constructor(size: number, domainBytesHint = size * 16) {
+  /** Empty columns for `size` rows, or (a FeedColumnsState) columns over that state's arrays, not copied. */
+  constructor(sizeOrState: number | FeedColumnsState, domainBytesHint = 16 * (sizeOrState as number)) {
+    if (typeof sizeOrState !== 'number') {
+      const state = sizeOrState;
+      this.size = state.size;
+      this.status = state.status;
+      this.tld = state.tld;
+      for (const tld of state.tlds) this.tldCode(tld, true);
+      this.droppedAt = state.droppedAt;
+      this.firstArchivedAt = state.firstArchivedAt;
+      this.altTldCount = state.altTldCount;
+      this.da = state.da;
+      this.tf = state.tf;
+      this.length = state.length;
+      this.hasHyphen = state.hasHyphen;
+      this.hasDigit = state.hasDigit;
+      this.expectedDropAt = state.expectedDropAt;
+      const bytes = state.domainBytes;
+      this.#domainBytes = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      this.#domainStart = state.domainStart;
+      this.#domainEnd = state.domainEnd;
+      return;
+    }
+    const size = sizeOrState;
     this.size = size;
     this.status = new Uint8Array(size);
     this.tld = new Uint16Array(size);
@@ -87,7 +136,7 @@ export class FeedColumns {
     this.hasHyphen = new Int8Array(size);
     this.hasDigit = new Int8Array(size);
     this.expectedDropAt = new Float64Array(size);
-    this.#domainBytes = Buffer.allocUnsafe(Math.max(64, domainBytesHint));
+    this.#domainBytes = ownBuffer(Math.max(64, domainBytesHint));
     this.#domainStart = new Uint32Array(size + 1);
   }
 
@@ -134,6 +183,31 @@ export class FeedColumns {
     }
     out.#domainStart[order.length] = out.#domainEnd;
     return out;
+  }
+
+  /**
+   * The first `size` rows as plain data over these columns' own arrays (views, not copies):
+   * transferring its buffers to another thread leaves these columns unusable.
+   */
+  state(size = this.size): FeedColumnsState {
+    return {
+      size,
+      status: this.status.subarray(0, size),
+      tld: this.tld.subarray(0, size),
+      tlds: [...this.tlds],
+      droppedAt: this.droppedAt.subarray(0, size),
+      firstArchivedAt: this.firstArchivedAt.subarray(0, size),
+      altTldCount: this.altTldCount.subarray(0, size),
+      da: this.da.subarray(0, size),
+      tf: this.tf.subarray(0, size),
+      length: this.length.subarray(0, size),
+      hasHyphen: this.hasHyphen.subarray(0, size),
+      hasDigit: this.hasDigit.subarray(0, size),
+      expectedDropAt: this.expectedDropAt.subarray(0, size),
+      domainBytes: this.#domainBytes.subarray(0, this.#domainStart[size]),
+      domainStart: this.#domainStart.subarray(0, size + 1),
+      domainEnd: this.#domainStart[size]!,
+    };
   }
 
   /** Writes row `i` (as the database driver gives it); rows must be written in order 0, 1, 2, … */
@@ -239,7 +313,7 @@ export class FeedColumns {
   #appendDomain(i: number, domain: string): void {
     // Feed domains are ASCII (A-labels), one byte per character.
     if (this.#domainEnd + domain.length > this.#domainBytes.length) {
-      const grown = Buffer.allocUnsafe(Math.max(this.#domainBytes.length * 2, this.#domainEnd + domain.length));
+      const grown = ownBuffer(Math.max(this.#domainBytes.length * 2, this.#domainEnd + domain.length));
       this.#domainBytes.copy(grown, 0, 0, this.#domainEnd);
       this.#domainBytes = grown;
     }

@@ -1,12 +1,12 @@
-import { setImmediate } from 'node:timers/promises';
 import { FEED_SORTS, type FeedSort } from '@repo/contracts/domain-intel';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { bitmapFor, FeedClusters, type FeedSeed, popcount } from './feed-clusters.ts';
-import { FEED_COLUMN_NAMES, type FeedColumnRow, FeedColumns, NO_VALUE } from './feed-columns.ts';
+import { buildFeedIndexPartsInWorker, type FeedBuildOptions } from './feed-build-client.ts';
+import { bitmapFor, type FeedClusters, type FeedSeed, popcount } from './feed-clusters.ts';
+import { FEED_COLUMN_NAMES, type FeedColumnRow, FeedColumns } from './feed-columns.ts';
+import { buildFeedIndexParts, type FeedIndexParts } from './feed-index-parts.ts';
 import { type BoundedColumn, type FeedBound, type FeedBounds, feedBounds } from './feed-matcher.ts';
 import type { FeedFilters, FeedPage } from './filters.ts';
-import { sortedBy } from './radix-sort.ts';
 
 const LOAD_BATCH = 50_000;
 /**
@@ -75,7 +75,7 @@ export class FeedIndex {
   readonly #spare: Uint32Array[] = [];
 
   private constructor(
-    parts: IndexParts,
+    parts: FeedIndexParts,
     /** The feed version (FeedService) it was built from. */
     readonly version: number,
     private readonly options: FeedIndexOptions = { cachedFilters: 0 },
@@ -88,20 +88,39 @@ export class FeedIndex {
     this.#ranked = bitmapFor(size);
   }
 
-  /** An index of rows already in memory, in the database's domain order (benchmarks, tests). */
+  /**
+   * An index of rows already in memory, in the database's domain order, built on this thread
+   * (benchmarks, tests, small row sets).
+   */
   static fromColumns(columns: FeedColumns, version: number, options?: FeedIndexOptions): FeedIndex {
-    const steps = indexParts(columns);
-    for (;;) {
-      const step = steps.next();
-      if (step.done) return new FeedIndex(step.value, version, options);
-    }
+    return new FeedIndex(buildFeedIndexParts(columns), version, options);
+  }
+
+  /**
+   * An index of the first `size` rows of `columns`, built in a worker thread: this thread only
+   * hands the columns over and wraps the parts it gets back. `columns` is unusable afterwards.
+   */
+  static async build(
+    columns: FeedColumns,
+    size: number,
+    version: number,
+    options?: FeedIndexOptions,
+    build?: FeedBuildOptions,
+  ): Promise<FeedIndex> {
+    return new FeedIndex(await buildFeedIndexPartsInWorker(columns, size, build), version, options);
   }
 
   /**
    * Reads every feed row in the database's domain order (keyset batches, no long transaction),
-   * straight into columns: no row objects are kept beyond one batch.
+   * straight into columns (no row objects are kept beyond one batch), then builds the index in a
+   * worker thread (build).
    */
-  static async load(db: Kysely<DB>, version: number, options?: FeedIndexOptions): Promise<FeedIndex> {
+  static async load(
+    db: Kysely<DB>,
+    version: number,
+    options?: FeedIndexOptions,
+    build?: FeedBuildOptions,
+  ): Promise<FeedIndex> {
     const counted = await db
       .selectFrom('feed_domains')
       .select((eb) => eb.fn.countAll<number>().as('rows'))
@@ -119,23 +138,10 @@ export class FeedIndex {
         columns.set(size++, row);
       }
       if (batch.length < LOAD_BATCH) break;
+      build?.signal?.throwIfAborted();
       after = batch[batch.length - 1]!.domain;
     }
-    return FeedIndex.build(columns.permuted(identity(size)), version, options);
-  }
-
-  /**
-   * Builds an index of rows in memory without holding the event loop for the whole build: the
-   * build is CPU work in the API process, and between its steps (the grouping, each sort's
-   * permutation) requests get their turn.
-   */
-  static async build(columns: FeedColumns, version: number, options?: FeedIndexOptions): Promise<FeedIndex> {
-    const steps = indexParts(columns);
-    for (;;) {
-      const step = steps.next();
-      if (step.done) return new FeedIndex(step.value, version, options);
-      await setImmediate();
-    }
+    return FeedIndex.build(columns, size, version, options, build);
   }
 
   /** The rows, grouped (FeedClusters). */
@@ -330,66 +336,4 @@ function walk(order: Uint32Array, matches: Uint32Array, skip: number, wanted: nu
     if (seen++ >= skip) positions.push(i);
   }
   return seen < wanted && k < order.length ? null : positions;
-}
-
-type NumberColumn = { readonly length: number; readonly [i: number]: number };
-
-/** Sort keys as non-negative integers, largest value first, missing values last. */
-function descendingKey(column: NumberColumn, missing: (value: number) => boolean): Float64Array {
-  let max = 0;
-  for (let i = 0; i < column.length; i++) if (!missing(column[i]!) && column[i]! > max) max = column[i]!;
-  const keys = new Float64Array(column.length);
-  for (let i = 0; i < column.length; i++) keys[i] = missing(column[i]!) ? max + 1 : max - column[i]!;
-  return keys;
-}
-
-/** Sort keys as non-negative integers, smallest value first, missing values last. */
-function ascendingKey(column: NumberColumn, missing: (value: number) => boolean): Float64Array {
-  let min = Number.POSITIVE_INFINITY;
-  let max = 0;
-  for (let i = 0; i < column.length; i++) {
-    if (missing(column[i]!)) continue;
-    min = Math.min(min, column[i]!);
-    max = Math.max(max, column[i]!);
-  }
-  if (min === Number.POSITIVE_INFINITY) min = 0;
-  const keys = new Float64Array(column.length);
-  for (let i = 0; i < column.length; i++) keys[i] = missing(column[i]!) ? max - min + 1 : column[i]! - min;
-  return keys;
-}
-
-/** What a FeedIndex is made of: the grouped rows and each sort's permutation and its inverse. */
-interface IndexParts {
-  clusters: FeedClusters;
-  orders: Record<FeedSort, Uint32Array>;
-  ranks: Record<FeedSort, Uint32Array>;
-}
-
-/** Builds the parts of an index, pausing (yield) after each step of up to a few hundred ms at 10 M rows. */
-function* indexParts(columns: FeedColumns): Generator<void, IndexParts> {
-  const clusters = new FeedClusters(columns);
-  yield;
-  const size = columns.size;
-  const grouped = clusters.columns;
-  // Positions in domain order (the database's ORDER BY domain), which every sort breaks ties by.
-  const byDomain = new Uint32Array(size);
-  for (let k = 0; k < size; k++) byDomain[clusters.rowOf[k]!] = k;
-  const keys: Record<FeedSort, () => Float64Array> = {
-    dropped_at: () => descendingKey(grouped.droppedAt, (v) => Number.isNaN(v)),
-    da: () => descendingKey(grouped.da, (v) => v === NO_VALUE),
-    tf: () => descendingKey(grouped.tf, (v) => v === NO_VALUE),
-    alt_tld_count: () => descendingKey(grouped.altTldCount, (v) => v === NO_VALUE),
-    age: () => ascendingKey(grouped.firstArchivedAt, (v) => Number.isNaN(v)),
-  };
-  const orders = {} as Record<FeedSort, Uint32Array>;
-  const ranks = {} as Record<FeedSort, Uint32Array>;
-  for (const sort of FEED_SORTS) {
-    yield;
-    const order = sortedBy(keys[sort](), byDomain);
-    const rank = new Uint32Array(size);
-    for (let k = 0; k < size; k++) rank[order[k]!] = k;
-    orders[sort] = order;
-    ranks[sort] = rank;
-  }
-  return { clusters, orders, ranks };
 }

@@ -11,6 +11,8 @@ import type { FeedFilters, FeedPage } from './filters.ts';
 const EXPORT_BATCH = 1_000;
 /** Filters whose matches the index keeps (a bitmap each: 1.2 MB at 10 M rows). */
 const MATCHES_CACHED = 16;
+/** After a failed build, the same feed version is tried again no sooner than this (the SQL path answers meanwhile). */
+const RETRY_FAILED_BUILD_MS = 60_000;
 
 export interface FeedServiceOptions {
   countCacheSeconds: number;
@@ -18,8 +20,17 @@ export interface FeedServiceOptions {
   index: 'memory' | 'off';
   /** How often (at most) a request checks the feed version for a change made elsewhere, in seconds. */
   indexCheckSeconds: number;
-  /** Told when building the index failed (the SQL path keeps answering). */
-  onIndexError?: (error: unknown) => void;
+  /** Told once per failed build of the index of a feed version (the SQL path keeps answering). */
+  onIndexError?: (error: unknown, version: number) => void;
+  /** The index build worker's entry (tests give one that fails); by default feed-build-worker-entry.js. */
+  indexWorker?: URL;
+}
+
+/** The index build under way: which feed version it reads, and how to drop it when a newer one supersedes it. */
+interface Build {
+  version: number;
+  done: Promise<FeedIndex | null>;
+  abort: AbortController;
 }
 
 /**
@@ -37,7 +48,9 @@ export interface FeedServiceOptions {
 export class FeedService {
   readonly #totals: LRUCache<string, number> | null;
   #index: FeedIndex | null = null;
-  #building: Promise<FeedIndex | null> | null = null;
+  #building: Build | null = null;
+  /** The feed version whose build failed last, and when it may be tried again. */
+  #failed: { version: number; retryAt: number } | null = null;
   #checkedAt = Number.NEGATIVE_INFINITY;
   #knownVersion: number | null = null;
 
@@ -94,7 +107,7 @@ export class FeedService {
   async index(): Promise<FeedIndex | null> {
     if (this.options.index === 'off') return null;
     await this.#currentIndex();
-    return this.#building ? await this.#building : this.#index;
+    return this.#building ? await this.#building.done : this.#index;
   }
 
   /** The feed record of one domain in any state, or null when it is not in the pipeline. */
@@ -127,6 +140,10 @@ export class FeedService {
   async invalidate(): Promise<void> {
     this.#totals?.clear();
     this.#index = null;
+    // A build under way reads the feed as it was: drop it now rather than at the next version check.
+    this.#building?.abort.abort(new SupersededBuild(this.#building.version));
+    this.#building = null;
+    this.#failed = null;
     this.#checkedAt = Number.NEGATIVE_INFINITY;
     await this.db
       .updateTable('feed_version')
@@ -146,25 +163,53 @@ export class FeedService {
     }
     if (this.#index && this.#index.version === this.#knownVersion) return this.#index;
     this.#index = null;
-    if (!this.#building) {
-      const version = this.#knownVersion ?? 0;
-      // Reusing a filter's matches is exact within one feed version; FEED_COUNT_CACHE_SECONDS=0 turns reuse off.
-      const cachedFilters = this.options.countCacheSeconds > 0 ? MATCHES_CACHED : 0;
-      this.#building = FeedIndex.load(this.db, version, { cachedFilters })
-        .then((index) => {
-          this.#totals?.clear();
-          this.#index = index;
-          return index;
-        })
-        .catch((error: unknown) => {
-          this.options.onIndexError?.(error);
-          return null;
-        })
-        .finally(() => {
-          this.#building = null;
-        });
+    const version = this.#knownVersion ?? 0;
+    if (this.#building && this.#building.version !== version) {
+      // A newer feed version superseded the build under way: stop its worker, build the new one.
+      this.#building.abort.abort(new SupersededBuild(this.#building.version));
+      this.#building = null;
+    }
+    const failed = this.#failed;
+    if (!this.#building && !(failed && failed.version === version && now < failed.retryAt)) {
+      this.#building = this.#build(version, now);
     }
     return null;
+  }
+
+  /** Loads and builds the index of one feed version; on success it becomes the current index unless superseded. */
+  #build(version: number, now: number): Build {
+    const abort = new AbortController();
+    // Reusing a filter's matches is exact within one feed version; FEED_COUNT_CACHE_SECONDS=0 turns reuse off.
+    const cachedFilters = this.options.countCacheSeconds > 0 ? MATCHES_CACHED : 0;
+    const build: Build = {
+      version,
+      abort,
+      done: FeedIndex.load(
+        this.db,
+        version,
+        { cachedFilters },
+        { signal: abort.signal, entry: this.options.indexWorker },
+      ).then(
+        (index) => {
+          if (abort.signal.aborted) return null;
+          this.#totals?.clear();
+          this.#index = index;
+          this.#failed = null;
+          return index;
+        },
+        (error: unknown) => {
+          if (abort.signal.aborted) return null;
+          // One report per failed build; the same version is not retried before RETRY_FAILED_BUILD_MS.
+          this.#failed = { version, retryAt: now + RETRY_FAILED_BUILD_MS };
+          this.options.onIndexError?.(error, version);
+          return null;
+        },
+      ),
+    };
+    void build.done.finally(() => {
+      if (this.#building === build) this.#building = null;
+    });
+    return build;
   }
 
   async #count(filters: FeedFilters, now: number): Promise<number> {
@@ -177,5 +222,12 @@ export class FeedService {
     const total = Number(row.total);
     this.#totals?.set(key, total);
     return total;
+  }
+}
+
+/** Why a build was stopped: the feed moved on before it finished. */
+class SupersededBuild extends Error {
+  constructor(built: number) {
+    super(`The feed index build of feed version ${built} was superseded by a newer feed version`);
   }
 }

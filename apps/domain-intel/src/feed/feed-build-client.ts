@@ -1,0 +1,62 @@
+import { Worker } from 'node:worker_threads';
+import type { FeedColumns } from './feed-columns.ts';
+import {
+  type FeedIndexParts,
+  type FeedIndexPartsState,
+  feedIndexPartsFromState,
+  transferablesOf,
+} from './feed-index-parts.ts';
+
+/** The build worker's entry (feed-build-worker-entry.js registers tsx, then runs feed-build-worker.ts). */
+export const FEED_BUILD_WORKER = new URL('./feed-build-worker-entry.js', import.meta.url);
+
+export interface FeedBuildOptions {
+  /** Aborting stops the worker (e.g. a newer feed version superseded this build); the promise then rejects with the reason. */
+  signal?: AbortSignal;
+  /** The worker's entry file; tests give one that fails. */
+  entry?: URL;
+}
+
+/**
+ * Builds the index parts of the first `size` rows of `columns` in a worker thread, leaving this
+ * thread free: the columns' buffers are transferred to it (no copy; `columns` is unusable
+ * afterwards) and the parts' buffers transferred back, so the only work here is wrapping them.
+ * Rejects when the worker throws, dies or is aborted; the worker never outlives the promise.
+ */
+export function buildFeedIndexPartsInWorker(
+  columns: FeedColumns,
+  size: number,
+  { signal, entry = FEED_BUILD_WORKER }: FeedBuildOptions = {},
+): Promise<FeedIndexParts> {
+  signal?.throwIfAborted();
+  const state = columns.state(size);
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(entry, { workerData: state, transferList: transferablesOf(state) });
+    let settled = false;
+    const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', abort);
+      outcome();
+      // The worker is done (or failed): make sure its thread and memory are gone.
+      void worker.terminate();
+    };
+    const abort = () => settle(() => reject(signal!.reason));
+    signal?.addEventListener('abort', abort, { once: true });
+    worker.once('message', (parts: FeedIndexPartsState) => {
+      settle(() => {
+        try {
+          resolve(feedIndexPartsFromState(parts));
+        } catch (error) {
+          reject(error);
+        }
+      });
+    });
+    worker.once('error', (error) =>
+      settle(() => reject(new Error(`The feed index build worker failed: ${error.message}`, { cause: error }))),
+    );
+    worker.once('exit', (code) =>
+      settle(() => reject(new Error(`The feed index build worker stopped before it finished (exit code ${code})`))),
+    );
+  });
+}

@@ -1,0 +1,135 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { FEED_SORTS } from '@repo/contracts/domain-intel';
+import { ManualClock } from '@repo/server-kit';
+import { databaseTargets } from '@repo/server-kit/testing';
+import { buildFeedIndexPartsInWorker } from '../src/feed/feed-build-client.ts';
+import { FEED_COLUMN_NAMES, type FeedColumnRow, FeedColumns } from '../src/feed/feed-columns.ts';
+import { FeedIndex } from '../src/feed/feed-index.ts';
+import { FeedService } from '../src/feed/feed-service.ts';
+import type { FeedFilters } from '../src/feed/filters.ts';
+import { feedRow } from './feed-helpers.ts';
+import { createTestApp, type TestApp } from './helpers.ts';
+
+const NOW = Date.parse('2026-03-10T12:00:00Z');
+const DAY = 86_400_000;
+const failing = (name: 'throws' | 'exits' | 'hangs') =>
+  new URL(`./fixtures/feed-build-worker/${name}.js`, import.meta.url);
+
+const ALL: FeedFilters = {
+  tlds: null,
+  minYears: null,
+  minDa: null,
+  minTf: null,
+  droppedAfter: null,
+  droppedBefore: null,
+  status: 'any',
+  maxLength: null,
+  hyphens: null,
+  digits: null,
+  contains: null,
+  minAltTlds: null,
+  dropsAfter: null,
+  dropsBefore: null,
+};
+
+for (const target of databaseTargets()) {
+  describe(`feed index build in a worker thread (${target.name})`, { skip: target.skip }, () => {
+    let t: TestApp;
+
+    before(async () => {
+      t = await createTestApp({ target });
+      const rows = Array.from({ length: 500 }, (_, i) =>
+        feedRow(`d${(i * 7919) % 500}x${i % 3 === 0 ? '-' : ''}.${['com', 'net', 'org'][i % 3]}`, {
+          da: i % 5 === 0 ? null : i % 101,
+          tf: i % 7 === 0 ? null : i % 53,
+          alt_tld_count: i % 4,
+          dropped_at: i % 11 === 0 ? null : NOW - (i % 17) * DAY,
+          first_archived_at: i % 13 === 0 ? null : NOW - (i % 9) * 365 * DAY,
+        }),
+      );
+      for (let i = 0; i < rows.length; i += 100) {
+        await t.app.ctx.database.db
+          .insertInto('feed_domains')
+          .values(rows.slice(i, i + 100))
+          .execute();
+      }
+    });
+    after(async () => t.close());
+
+    const service = (indexWorker?: URL) => {
+      const errors: Array<{ error: unknown; version: number }> = [];
+      const feed = new FeedService(t.app.ctx.database.db, t.app.ctx.database.dialect, new ManualClock(NOW), {
+        countCacheSeconds: 0,
+        index: 'memory',
+        indexCheckSeconds: 0,
+        indexWorker,
+        onIndexError: (error, version) => errors.push({ error, version }),
+      });
+      return { feed, errors };
+    };
+
+    test('the index built in the worker answers exactly as one built on this thread', async () => {
+      const { feed, errors } = service();
+      const inWorker = await feed.index();
+      assert.ok(inWorker, 'built');
+      assert.deepEqual(errors, []);
+      const rows = (await t.app.ctx.database.db
+        .selectFrom('feed_domains')
+        .select(FEED_COLUMN_NAMES)
+        .orderBy('domain')
+        .execute()) as FeedColumnRow[];
+      const inThread = FeedIndex.fromColumns(FeedColumns.fromRows(rows), 0);
+      assert.equal(inWorker.columns.size, 500);
+      const filters: FeedFilters[] = [
+        ALL,
+        { ...ALL, tlds: ['net'], minDa: 40 },
+        { ...ALL, hyphens: false, minTf: 10, maxLength: 5 },
+        { ...ALL, minAltTlds: 2, droppedAfter: NOW - 5 * DAY, contains: '1' },
+        { ...ALL, status: 'dropped', minYears: 3 },
+      ];
+      for (const filter of filters) {
+        for (const sort of FEED_SORTS) {
+          for (const offset of [0, 7, 120]) {
+            const page = { sort, limit: 50, offset };
+            assert.deepEqual(inWorker.page(filter, page, NOW), inThread.page(filter, page, NOW), `${sort} ${offset}`);
+          }
+        }
+      }
+    });
+
+    for (const failure of ['throws', 'exits'] as const) {
+      test(`a build worker that ${failure === 'throws' ? 'throws' : 'dies'} leaves the SQL path answering and is reported once`, async () => {
+        const { feed, errors } = service(failing(failure));
+        assert.equal(await feed.index(), null, 'no index');
+        assert.equal(errors.length, 1);
+        assert.match(String(errors[0]!.error), failure === 'throws' ? /the build broke/ : /exit code 3/);
+        const answer = await feed.list(ALL, { sort: 'dropped_at', limit: 5, offset: 0 });
+        assert.equal(answer.total, 500, 'answered by SQL');
+        assert.equal(answer.records.length, 5);
+        // The same feed version is not rebuilt (and reported) at every request.
+        assert.equal(await feed.index(), null);
+        await feed.list(ALL, { sort: 'da', limit: 5, offset: 0 });
+        assert.equal(errors.length, 1);
+      });
+    }
+
+    test('a build superseded by a newer feed version is stopped and dropped, not reported', async () => {
+      const { feed, errors } = service(failing('hangs'));
+      const superseded = feed.index();
+      // Let the build reach its worker before the feed moves on.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await feed.invalidate();
+      assert.equal(await superseded, null);
+      assert.deepEqual(errors, []);
+    });
+
+    test('an aborted build stops its worker and rejects with the reason', async () => {
+      const columns = FeedColumns.fromRows([]);
+      const abort = new AbortController();
+      const building = buildFeedIndexPartsInWorker(columns, 0, { signal: abort.signal, entry: failing('hangs') });
+      abort.abort(new Error('superseded'));
+      await assert.rejects(building, /superseded/);
+    });
+  });
+}
