@@ -66,6 +66,13 @@ export const envSchema = baseEnvSchema.extend({
    * database. Changes made on the same instance apply at once; made elsewhere, within this time. 0: never reused.
    */
   TOKEN_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
+  /**
+   * How often (ms) an instance writes the api.php usage counts it keeps in memory (the developer
+   * console's calls and errors per method and day); also on graceful shutdown. A crash loses at most
+   * this long of counts. Rate limits are counted apart and are not affected. 0: only on shutdown
+   * and when the console is opened.
+   */
+  USAGE_FLUSH_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
   /** api.php calls allowed per app and user per window (all of that user's tokens for the app together). */
   API_RATE_LIMIT: z.coerce.number().int().min(1).default(600),
   /** Length of the api.php rate-limit window, in seconds. */

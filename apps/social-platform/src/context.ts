@@ -81,6 +81,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     tokenCacheTtlMs: config.TOKEN_CACHE_TTL_MS,
   });
   tokenCache = appAuth;
+  const usage = new UsageService(db, clock, { flushEveryMs: config.USAGE_FLUSH_MS, log: overrides.log });
   return {
     config,
     database,
@@ -107,9 +108,11 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       windowSeconds: config.APP_NOTIFICATION_WINDOW_SECONDS,
       what: 'notifications from this app to this user',
     }),
-    usage: new UsageService(db, clock),
+    usage,
     appAuth,
     async close() {
+      // The usage counts still in memory are written before the database goes.
+      await usage.stop().catch((error) => overrides.log?.warn({ err: error }, 'app usage lost on shutdown'));
       redis?.disconnect();
       await database.close();
     },

@@ -20,6 +20,8 @@ export interface TestApp {
   tokenFor(userId: number): Promise<string>;
   /** GET api.php with these parameters; returns status and parsed body. */
   call(params: Record<string, string | number>): Promise<{ status: number; body: ApiBody }>;
+  /** Stops the platform gracefully and starts a new one on the same database (`app` and `ctx` change). */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -53,22 +55,23 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
     ...options.env,
   });
   const clock = options.clock ?? new ManualClock('2026-03-10T12:00:00Z');
-  const app = await buildApp(config, {
-    logger: false,
-    clock: clock as Clock,
-    postgresSchema: provisioned.postgresSchema,
-    redisKeyPrefix: redis?.keyPrefix,
-  });
-  const ctx = app.platform;
+  const open = () =>
+    buildApp(config, {
+      logger: false,
+      clock: clock as Clock,
+      postgresSchema: provisioned.postgresSchema,
+      redisKeyPrefix: redis?.keyPrefix,
+    });
   let appId: number | undefined;
+  const first = await open();
   const testApp: TestApp = {
-    app,
-    ctx,
+    app: first,
+    ctx: first.platform,
     config,
     clock,
     async user(prefix = 'user', extra = {}) {
       const n = ++counter;
-      return ctx.users.create({
+      return testApp.ctx.users.create({
         userName: `${prefix}-${n}`,
         fullName: `${prefix[0]?.toUpperCase()}${prefix.slice(1)} Number${n}`,
         email: `${prefix}${n}@example.com`,
@@ -79,7 +82,7 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
     async tokenFor(userId) {
       if (appId === undefined) {
         const owner = await testApp.user('developer');
-        const created = await ctx.apps.create({
+        const created = await testApp.ctx.apps.create({
           name: 'Test app',
           canvasUrl: 'https://app.test/',
           ownerId: owner.id,
@@ -88,19 +91,25 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
         });
         appId = created.id;
       }
-      await ctx.grants.grant(appId, userId, PERMISSION_NAMES);
-      const key = await ctx.appAuth.issueAppKey(appId, userId);
-      const response = await app.inject({ url: '/token.php', query: { key } });
+      await testApp.ctx.grants.grant(appId, userId, PERMISSION_NAMES);
+      const key = await testApp.ctx.appAuth.issueAppKey(appId, userId);
+      const response = await testApp.app.inject({ url: '/token.php', query: { key } });
       if (response.statusCode !== 200) throw new Error(`token.php failed: ${response.body}`);
       return response.json().token;
     },
     async call(params) {
       const query = Object.fromEntries(Object.entries(params).map(([name, value]) => [name, String(value)]));
-      const response = await app.inject({ url: '/api.php', query });
+      const response = await testApp.app.inject({ url: '/api.php', query });
       return { status: response.statusCode, body: response.json() };
     },
+    async restart() {
+      await testApp.app.close();
+      const reopened = await open();
+      testApp.app = reopened;
+      testApp.ctx = reopened.platform;
+    },
     async close() {
-      await app.close();
+      await testApp.app.close();
       await redis?.cleanup();
       await provisioned.cleanup();
     },

@@ -7,3 +7,9 @@ export function isUniqueViolation(error: unknown): boolean {
     candidate?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
   );
 }
+
+/** True when a write failed because a row it refers to is gone (SQLite or Postgres). */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const candidate = error as { code?: string } | undefined;
+  return candidate?.code === '23503' || candidate?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}

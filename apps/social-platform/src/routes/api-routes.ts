@@ -62,13 +62,11 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
     request.apiErrorCode = toPublicError(error).code;
     done();
   });
-  app.addHook('onSend', async (request) => {
-    if (!request.apiCaller || !request.apiMethod) return;
-    try {
-      await usage.record(request.apiCaller.appId, request.apiMethod, request.apiErrorCode);
-    } catch (error) {
-      request.log.warn({ err: error }, 'counting app usage failed');
+  app.addHook('onSend', (request, _reply, payload, done) => {
+    if (request.apiCaller && request.apiMethod) {
+      usage.record(request.apiCaller.appId, request.apiMethod, request.apiErrorCode);
     }
+    done(null, payload);
   });
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   await app.register(multipart, {
