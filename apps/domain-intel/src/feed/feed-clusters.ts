@@ -380,9 +380,13 @@ function daySliced({ slices, firstDay, top }: DaySlices, { min, max }: FeedBound
     slices,
     low: Math.min(low, top + 1),
     high,
-    exact: { values, min, max, lowEdge: min !== Number.NEGATIVE_INFINITY, highEdge: max !== Number.POSITIVE_INFINITY },
+    // A bound at a day's start (a date-only filter) takes or leaves that edge day whole: no exact reads there.
+    exact: { values, min, max, lowEdge: !startsDay(min), highEdge: !startsDay(max + 1) },
   };
 }
+
+/** Whether a time is the first millisecond of a UTC day (infinities too: their edge is never read). */
+const startsDay = (time: number) => !Number.isFinite(time) || ((time % DAY_MS) + DAY_MS) % DAY_MS === 0;
 
 /**
  * Keeps, in the words of rows [start, end), only the bits of rows whose bit-sliced code is
@@ -395,7 +399,7 @@ function keepSliced({ slices, low, high, exact }: SlicedBound, start: number, en
     return;
   }
   for (let word = start >>> 5; word <= (end - 1) >>> 5; word++) {
-    const mask = bits[word]!;
+    const mask = bits[word]! | 0;
     if (mask === 0) continue;
     let above = 0; // rows whose code is already known to exceed `low`
     let equalLow = mask; // rows equal to `low` in the bits seen so far
