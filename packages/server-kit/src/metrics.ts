@@ -1,10 +1,9 @@
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import fp from 'fastify-plugin';
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Registry } from 'prom-client';
 import { frameworkErrors } from './error-catalogue.ts';
+import { RequestMetrics } from './request-metrics.ts';
 import { textsEqual } from './secrets.ts';
-
-type Label = 'method' | 'route' | 'status';
 
 export interface MetricsOptions {
   /** Prefix of every metric name, e.g. `domain_intel_`. */
@@ -41,37 +40,14 @@ export const metricsPlugin = fp<MetricsOptions>(
   async (app: FastifyInstance, { prefix, access }) => {
     const registry = new Registry();
     collectDefaultMetrics({ register: registry, prefix });
-    const requests = new Counter({
-      name: `${prefix}http_requests_total`,
-      help: 'HTTP requests by method, route and status',
-      labelNames: ['method', 'route', 'status'],
-      registers: [registry],
-    });
-    const duration = new Histogram({
-      name: `${prefix}http_request_duration_seconds`,
-      help: 'HTTP request latency by method, route and status',
-      labelNames: ['method', 'route', 'status'],
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers: [registry],
-    });
+    const requests = new RequestMetrics(registry, prefix, [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]);
     app.decorate('metrics', { registry, prefix });
 
-    // One pair of labelled children per method, route and status, so a request does not pay
-    // for prom-client hashing its labels; callback style, so it does not pay for a promise.
-    const children = new Map<string, { count: Counter.Internal; time: Histogram.Internal<Label> }>();
+    // Callback style, so a request does not pay for a promise.
     app.addHook('onResponse', (request, reply, done) => {
       const route = request.routeOptions.url ?? 'unmatched';
       if (route !== '/metrics') {
-        const status = String(reply.statusCode);
-        const key = `${request.method} ${route} ${status}`;
-        let child = children.get(key);
-        if (!child) {
-          const labels = { method: request.method, route, status };
-          child = { count: requests.labels(labels), time: duration.labels(labels) };
-          children.set(key, child);
-        }
-        child.count.inc();
-        child.time.observe(reply.elapsedTime / 1000);
+        requests.observe(requests.series(request.method, route, reply.statusCode), reply.elapsedTime / 1000);
       }
       done();
     });
