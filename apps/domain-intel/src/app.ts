@@ -1,4 +1,3 @@
-import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -12,6 +11,7 @@ import { dashboardRoutes } from './dashboard/index.ts';
 import { apiHeaders } from './http/api-headers.ts';
 import { apiReference } from './http/api-reference.ts';
 import { authentication } from './http/authentication.ts';
+import { crossOrigin } from './http/cross-origin.ts';
 import { documentFrameworkErrors } from './http/documented-errors.ts';
 import { renderError } from './http/envelope.ts';
 import { pages } from './http/pages.ts';
@@ -126,24 +126,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   await app.register(
     async (v1) => {
-      // Keys are bearer tokens, never ambient credentials, so any origin may call the API from a
-      // browser (the SDK works there); callers can read the quota headers.
-      await v1.register(cors, {
-        origin: '*',
-        methods: ['GET'],
-        allowedHeaders: ['Authorization'],
-        exposedHeaders: [
-          'X-RateLimit-Limit',
-          'X-RateLimit-Remaining',
-          'X-RateLimit-Reset',
-          'Retry-After',
-          'X-Request-Id',
-        ],
-        maxAge: 86_400,
-        // A bare OPTIONS (no Origin: not a browser's preflight) is answered 204 with the allowed
-        // methods too, instead of the plugin's plain-text 400 outside the error envelope.
-        strictPreflight: false,
-      });
+      await v1.register(crossOrigin);
       await v1.register(apiHeaders);
       await v1.register(authentication);
       await v1.register(v1Routes);

@@ -68,6 +68,10 @@ describe('operations endpoints', () => {
     assert.equal(call.statusCode, 200);
     assert.equal(call.headers['access-control-allow-origin'], '*');
     assert.match(String(call.headers['access-control-expose-headers']), /X-RateLimit-Remaining/);
+    // Only browsers read CORS headers, and they always send Origin on a cross-origin call.
+    const serverSide = await t.app.inject({ url: '/v1/quota', headers: bearer(key) });
+    assert.equal(serverSide.headers['access-control-allow-origin'], undefined);
+    assert.equal(serverSide.headers['access-control-expose-headers'], undefined);
     assert.equal(call.json().data.used, 0, 'neither the preflight nor /v1/quota is counted');
     const page = await t.app.inject({ url: '/signup', headers: { origin } });
     assert.equal(page.headers['access-control-allow-origin'], undefined);
