@@ -61,8 +61,9 @@ export class FeedClusters {
   readonly #without: Partial<Record<BoundedColumn, Uint32Array>>;
   /**
    * Small whole-number columns bit-sliced: slice j is a bitmap of bit j of (value + 1), unknown
-   * being 0. A bound on one is then 7 bitmap words per 32 rows (O'Neil and Quass's range
-   * evaluation) instead of 32 comparisons.
+   * being 0, as many slices as the column's largest value needs (up to 7). A bound on one is
+   * then that many bitmap words per 32 rows (O'Neil and Quass's range evaluation) instead of 32
+   * comparisons.
    */
   readonly #sliced: Partial<Record<BoundedColumn, Uint32Array[]>>;
   /**
@@ -117,12 +118,17 @@ export class FeedClusters {
     for (const column of ['tf', 'altTldCount', 'length'] as const) {
       const values = this.columns[column];
       let fits = true;
-      for (let i = 0; i < size && fits; i++) fits = values[i]! >= NO_VALUE && values[i]! < SLICED_TOP;
+      let highest = 0;
+      for (let i = 0; i < size && fits; i++) {
+        fits = values[i]! >= NO_VALUE && values[i]! < SLICED_TOP;
+        highest = Math.max(highest, values[i]! + 1);
+      }
       if (!fits) continue; // a value this build did not expect: the column is scanned instead
-      const slices = Array.from({ length: SLICES }, () => bitmapFor(size));
+      // As many slices as the largest value needs (alt-TLD counts of 0-3: 3 slices, not 7).
+      const slices = Array.from({ length: Math.max(1, 32 - Math.clz32(highest)) }, () => bitmapFor(size));
       for (let i = 0; i < size; i++) {
         const shifted = values[i]! + 1;
-        for (let j = 0; j < SLICES; j++) if ((shifted >> j) & 1) slices[j]![i >>> 5]! |= 1 << (i & 31);
+        for (let j = 0; j < slices.length; j++) if ((shifted >> j) & 1) slices[j]![i >>> 5]! |= 1 << (i & 31);
       }
       this.#sliced[column] = slices;
     }
@@ -318,7 +324,7 @@ function markSeed({ order, from, to }: FeedSeed, ranges: number[], bits: Uint32A
 }
 
 const SLICES = 7;
-/** Bit-sliced values are value + 1 in 0 … 127. */
+/** Bit-sliced values are value + 1 in 0 … 127, in as many slices as a column's largest needs. */
 const SLICED_TOP = (1 << SLICES) - 1;
 const DAY_MS = 86_400_000;
 /** Time columns spanning more days than this (2^20, ~2,900 years) are scanned instead. */
@@ -367,8 +373,8 @@ function daySlices(values: Float64Array): DaySlices | undefined {
 /** A bound on a small whole-number column, whose slices hold value + 1 (NO_VALUE being 0). */
 const smallSliced = (slices: Uint32Array[], { min, max }: FeedBound): SlicedBound => ({
   slices,
-  low: Math.max(0, Math.min(SLICED_TOP + 1, min + 1)),
-  high: Math.min(SLICED_TOP, max + 1),
+  low: Math.max(0, Math.min(2 ** slices.length, min + 1)),
+  high: Math.min(2 ** slices.length - 1, max + 1),
 });
 
 /** A bound on a time column: its days, the first and last checked against the exact times. */
