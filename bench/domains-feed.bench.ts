@@ -5,7 +5,7 @@
  * same run (API and baseline each in its own process, wrk in a third; ratio of requests/s and
  * of CPU per request, p95 alongside). One scenario
  * runs with the `total` cache off, to show what counting costs. FEED_BENCH_ROWS overrides
- * the row count (quick runs).
+ * the row count and FEED_BENCH_SCENARIOS (comma list of names) the scenarios run (quick runs).
  *
  * Target (none was given): at least 2 % of the hello-world's requests/s, i.e. a page of 100
  * enriched rows out of a million, with auth and quota, costs at most ~50 hello-worlds; the
@@ -65,7 +65,8 @@ async function measure(dialect: Dialect): Promise<void> {
     servers.push(cached);
     const uncached = await startDomainIntel({ env: { ...env, FEED_COUNT_CACHE_SECONDS: '0' } });
     servers.push(uncached);
-    for (const scenario of scenarios) {
+    const only = process.env.FEED_BENCH_SCENARIOS?.split(',');
+    for (const scenario of scenarios.filter(({ name }) => !only || only.includes(name))) {
       const server = scenario.uncachedTotal ? uncached : cached;
       const path = `/v1/domains${scenario.query}`;
       const { headers } = server.info;

@@ -164,5 +164,71 @@ for (const target of databaseTargets()) {
         await service.close();
       }
     });
+
+    test('a row the pipeline changed is never served from the row cache once the feed version moved', async () => {
+      // Version checked on every call, as if the interval had always passed.
+      const service = (await createTestApp({ target, env: { FEED_INDEX: 'memory', FEED_INDEX_CHECK_SECONDS: '0' } }))
+        .app;
+      const feed = service.ctx.feed;
+      const db = service.ctx.database.db;
+      const filters: FeedFilters = {
+        tlds: null,
+        minYears: null,
+        minDa: null,
+        minTf: null,
+        droppedAfter: null,
+        droppedBefore: null,
+        status: 'any',
+        maxLength: null,
+        hyphens: null,
+        digits: null,
+        contains: null,
+        minAltTlds: null,
+        dropsAfter: null,
+        dropsBefore: null,
+      };
+      const page: FeedPage = { sort: 'dropped_at', limit: 5, offset: 0 };
+      const daOf = async () => {
+        const listed = (await feed.list(filters, page)).records.map((record) => record.da);
+        const written = (await feed.listJson(filters, page)).records.map((record) => JSON.parse(record).da);
+        assert.deepEqual(written, listed, 'list and listJson answer alike');
+        return listed;
+      };
+      const setDa = (da: number) =>
+        db.updateTable('feed_domains').set({ da }).where('domain', '=', 'kept.com').execute();
+      try {
+        await db
+          .insertInto('feed_domains')
+          .values(feedRow('kept.com', { da: 10 }))
+          .execute();
+        await feed.invalidate();
+        assert.ok(await feed.index());
+        assert.deepEqual(await daOf(), [10], 'read from the database, and kept');
+
+        // A write that bumps no version is not seen: the cache, like the index, holds one feed version.
+        await setDa(15);
+        assert.deepEqual(await daOf(), [10], 'served from the row cache');
+
+        // The pipeline in this process: it writes, then invalidates.
+        await setDa(20);
+        await feed.invalidate();
+        assert.deepEqual(await daOf(), [20], 'SQL answers while the index is rebuilt');
+        assert.ok(await feed.index());
+        assert.deepEqual(await daOf(), [20], 'the new version reads the row again');
+
+        // The pipeline in another process: it writes and bumps feed_version; this one notices at its check.
+        await setDa(30);
+        await db
+          .updateTable('feed_version')
+          .set((eb) => ({ version: eb('version', '+', 1) }))
+          .where('id', '=', 1)
+          .execute();
+        assert.deepEqual(await daOf(), [30], 'SQL answers once the moved version is seen');
+        assert.ok(await feed.index());
+        assert.deepEqual(await daOf(), [30], 'and the rebuilt index with its empty cache');
+      } finally {
+        await service.close();
+      }
+    });
   });
 }

@@ -1,11 +1,13 @@
-import type { FeedRecord } from '@repo/contracts/domain-intel';
-import type { Clock, Dialect } from '@repo/server-kit';
+import { type FeedRecord, MAX_LIMIT } from '@repo/contracts/domain-intel';
+import { type Clock, type Dialect, prepareQuery } from '@repo/server-kit';
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { DB } from '../db/schema.ts';
 import { FeedIndex } from './feed-index.ts';
 import { applyFilters, applySort, feedBase } from './feed-query.ts';
-import { FEED_COLUMNS, toFeedRecord } from './feed-row.ts';
+import { FEED_COLUMNS, type FeedRowData, toFeedRecord } from './feed-row.ts';
+import { FeedRowCache } from './feed-row-cache.ts';
+import { type FeedRowJson, feedRowJson, recordJson } from './feed-row-json.ts';
 import type { FeedFilters, FeedPage } from './filters.ts';
 
 const EXPORT_BATCH = 1_000;
@@ -24,6 +26,8 @@ export interface FeedServiceOptions {
   onIndexError?: (error: unknown, version: number) => void;
   /** The index build worker's entry (tests give one that fails); by default feed-build-worker-entry.js. */
   indexWorker?: URL;
+  /** Rows of served pages kept for the current feed version, by count (0 or unset: every page's rows are read). */
+  rowCacheRows?: number;
 }
 
 /** The index build under way: which feed version it reads, and how to drop it when a newer one supersedes it. */
@@ -44,6 +48,8 @@ interface Build {
  * database. The index is built in the background after start and after every change of the
  * feed version (bumped by invalidate, in any process); until it is built, and while it is out
  * of date, the SQL path answers, so an answer is never older than the version check interval.
+ * The rows of pages served from the index are kept in a row cache of the index's feed version
+ * (FEED_ROW_CACHE_ROWS), so a hot page reads nothing from the database.
  */
 export class FeedService {
   readonly #totals: LRUCache<string, number> | null;
@@ -53,6 +59,8 @@ export class FeedService {
   #failed: { version: number; retryAt: number } | null = null;
   #checkedAt = Number.NEGATIVE_INFINITY;
   #knownVersion: number | null = null;
+  readonly #rowCache: FeedRowCache | null;
+  readonly #rowReaders = new Map<number, (...domains: string[]) => Promise<FeedRowData[]>>();
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -64,6 +72,7 @@ export class FeedService {
       options.countCacheSeconds > 0
         ? new LRUCache({ max: 2_000, ttl: options.countCacheSeconds * 1_000, ttlAutopurge: false })
         : null;
+    this.#rowCache = options.rowCacheRows ? new FeedRowCache(options.rowCacheRows) : null;
   }
 
   /**
@@ -71,33 +80,71 @@ export class FeedService {
    * page from one covering index (skipping `offset` entries costs index steps only), then those rows.
    */
   async list(filters: FeedFilters, page: FeedPage): Promise<{ records: FeedRecord[]; total: number }> {
+    const { records, total } = await this.listJson(filters, page);
+    // The JSON holds exactly the record (strings, numbers, booleans, nulls and a string array).
+    return { records: records.map((record) => JSON.parse(record) as FeedRecord), total };
+  }
+
+  /** `list` with each record already written as the JSON /v1/domains sends (feed-row-json.ts). */
+  async listJson(filters: FeedFilters, page: FeedPage): Promise<{ records: string[]; total: number }> {
+    const { rows, total, now } = await this.#page(filters, page);
+    return { records: rows.map((row) => recordJson(row, now)), total };
+  }
+
+  async #page(filters: FeedFilters, page: FeedPage): Promise<{ rows: FeedRowJson[]; total: number; now: number }> {
     const now = this.clock.now();
     const index = await this.#currentIndex();
-    let order: string[];
-    let total: number;
     if (index) {
       // The index counts as it finds the page (a popcount of the matches): no cached total needed.
-      ({ domains: order, total } = index.page(filters, page, now));
-    } else {
-      const pageQuery = applySort(
-        applyFilters(feedBase(this.db).select('domain'), filters, now, this.dialect),
-        page.sort,
-        this.dialect,
-      )
-        .limit(page.limit)
-        .offset(page.offset);
-      const [keys, count] = await Promise.all([pageQuery.execute(), this.#count(filters, now)]);
-      order = keys.map((key) => key.domain);
-      total = count;
+      const { domains, total } = index.page(filters, page, now);
+      return { rows: await this.#rowsOf(domains, index.version), total, now };
     }
-    if (order.length === 0) return { records: [], total };
-    const rows = await feedBase(this.db).select(FEED_COLUMNS).where('domain', 'in', order).execute();
-    const byDomain = new Map(rows.map((row) => [row.domain, row]));
-    const records = order.flatMap((domain) => {
-      const row = byDomain.get(domain);
-      return row ? [toFeedRecord(row, now)] : [];
+    const pageQuery = applySort(
+      applyFilters(feedBase(this.db).select('domain'), filters, now, this.dialect),
+      page.sort,
+      this.dialect,
+    )
+      .limit(page.limit)
+      .offset(page.offset);
+    const [keys, total] = await Promise.all([pageQuery.execute(), this.#count(filters, now)]);
+    const domains = keys.map((key) => key.domain);
+    // Not cached: the SQL path answers when the index is missing or out of date, i.e. when no version can be trusted.
+    return { rows: await this.#rowsOf(domains, null), total, now };
+  }
+
+  /**
+   * The rows of `domains`, in that order (a domain gone from the table is left out). With the
+   * index, rows come from the row cache of its feed version where they can; the rest are read
+   * in one primary-key query.
+   */
+  async #rowsOf(domains: string[], version: number | null): Promise<FeedRowJson[]> {
+    if (domains.length === 0) return [];
+    const cache = version === null ? null : this.#rowCache;
+    const cached = cache ? cache.get(version!, domains) : [];
+    const missing = cache ? domains.filter((_, at) => cached[at] === undefined) : domains;
+    if (missing.length === 0) return cached as FeedRowJson[];
+    const byDomain = new Map((await this.#readRows(missing)).map((row) => [row.domain, feedRowJson(row)]));
+    cache?.set(version!, byDomain);
+    return domains.flatMap((domain, at) => {
+      const row = cached[at] ?? byDomain.get(domain);
+      return row ? [row] : [];
     });
-    return { records, total };
+  }
+
+  /** The feed rows of these domains, by a query compiled once per count of domains (up to a page). */
+  #readRows(domains: string[]): Promise<FeedRowData[]> {
+    if (domains.length > MAX_LIMIT) {
+      return feedBase(this.db).select(FEED_COLUMNS).where('domain', 'in', domains).execute();
+    }
+    let read = this.#rowReaders.get(domains.length);
+    if (!read) {
+      const placeholders = domains.map((_, at) => `\u0000${at}`);
+      read = prepareQuery(this.db, placeholders, (...keys: string[]) =>
+        feedBase(this.db).select(FEED_COLUMNS).where('domain', 'in', keys),
+      );
+      this.#rowReaders.set(domains.length, read);
+    }
+    return read(...domains);
   }
 
   /**
@@ -139,6 +186,7 @@ export class FeedService {
    */
   async invalidate(): Promise<void> {
     this.#totals?.clear();
+    this.#rowCache?.clear();
     this.#index = null;
     // A build under way reads the feed as it was: drop it now rather than at the next version check.
     this.#building?.abort.abort(new SupersededBuild(this.#building.version));

@@ -6,9 +6,12 @@ import {
   FeedPageQuery,
   FeedRecord,
 } from '@repo/contracts/domain-intel';
+import { feedPageJson } from '../../feed/feed-row-json.ts';
 import { parseFeedFilters, parseFeedPage } from '../../feed/filters.ts';
-import { ok } from '../../http/envelope.ts';
 import { keyedErrorResponses } from '../../http/schemas.ts';
+
+/** What Fastify sets for an answer it serializes itself. */
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 const domainsRoute: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -24,12 +27,15 @@ const domainsRoute: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: EnvelopeWithMeta(Type.Array(FeedRecord), FeedListMeta), ...keyedErrorResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const query = request.query;
       const filters = parseFeedFilters(query, app.ctx.config.TRACKED_TLDS);
       const page = parseFeedPage(query);
-      const { records, total } = await app.ctx.feed.list(filters, page);
-      return ok(request, records, { total, limit: page.limit, offset: page.offset, sort: page.sort });
+      const { records, total } = await app.ctx.feed.listJson(filters, page);
+      const meta = { request_id: request.id, total, limit: page.limit, offset: page.offset, sort: page.sort };
+      // The records are JSON already (the text the response schema's serializer would write, at a
+      // tenth of its cost); the schema above still documents the answer, so the typed send takes a string only by a cast.
+      return reply.type(JSON_CONTENT_TYPE).send(feedPageJson(records, meta) as never);
     },
   );
 };
