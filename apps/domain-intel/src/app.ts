@@ -16,6 +16,7 @@ import { documentFrameworkErrors } from './http/documented-errors.ts';
 import { renderError } from './http/envelope.ts';
 import { pages } from './http/pages.ts';
 import { publicUrlOf } from './http/public-url.ts';
+import { rdapPlanMetrics } from './http/rdap-plan-metrics.ts';
 import { refuseRepeatedQueryParameters } from './http/repeated-parameters.ts';
 import { errorSchemas } from './http/schemas.ts';
 import { openApiWebhooks } from './http/webhook-docs.ts';
@@ -90,6 +91,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
   });
   await app.register(metricsPlugin, { prefix: 'domain_intel_', access: metricsAccess(config) });
+  await app.register(rdapPlanMetrics);
 
   await app.register(async (json) => {
     await json.register(apiHeaders);

@@ -73,8 +73,15 @@ export const envSchema = baseEnvSchema.extend({
   ENRICH_HTTP_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   /** Most candidates enriched per hourly run. */
   ENRICH_BATCH_SIZE: z.coerce.number().int().min(1).max(100_000).default(2_000),
-  /** RDAP re-checks per TLD (= per registry) in one hourly run. */
-  RDAP_RECHECKS_PER_TLD: z.coerce.number().int().min(1).max(1_000_000).default(500),
+  /**
+   * RDAP re-checks per TLD in one hourly run: `auto` = what the TLD's registry host allows in the
+   * run's 45 minutes at its rate (RDAP_HOST_RATES), so the rate bounds a run, not a count; or a number.
+   */
+  RDAP_RECHECKS_PER_TLD: z
+    .string()
+    .default('auto')
+    .transform((value) => (value.trim() === 'auto' ? 'auto' : Number(value)))
+    .pipe(z.union([z.literal('auto'), z.number().int().min(1).max(1_000_000)])),
   /**
    * JSON map TLD → "HH:MM" (UTC): by when that TLD's registry has run its daily deletion batch
    * (names 30 days in redemption enter pending delete, names 5 days in pending delete are

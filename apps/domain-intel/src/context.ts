@@ -178,7 +178,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
         log,
       })
     : undefined;
-  const pipeline = createPipelineServices(config, { database, clock, rdap, snapshots: zonesModule.snapshots });
+  const pipeline = createPipelineServices(config, { database, clock, rdap, snapshots: zonesModule.snapshots, log });
   const savedFilters = new SavedFilters(database.db, clock, config.TRACKED_TLDS);
   const targets = new DeliveryTargets(database.db, clock, addressPolicy);
   const outbox = new DeliveryOutbox(database.db, clock);

@@ -9,6 +9,7 @@ import {
   statusSince,
   timeOfDay,
 } from '../src/lifecycle/drop-plan.ts';
+import { neededRate } from '../src/lifecycle/registry-rate-plan.ts';
 import type { RdapLookup } from '../src/rdap/types.ts';
 import { whois } from './feed-helpers.ts';
 
@@ -116,5 +117,21 @@ describe('drop plan', () => {
     for (let day = 1; day <= 5; day++) learner.observe('com', at(`2026-04-0${day}T20:00:00Z`));
     learner.remember('com', timeOfDay('19:00'));
     assert.equal(learner.batchTimeOf('com'), timeOfDay('20:00'), 'what this process learned wins');
+  });
+
+  it('needs the rate that verifies every due purge within an hour of it, in the run order', () => {
+    const now = at('2026-04-06T19:30:00Z');
+    const purge = at('2026-04-06T19:00:00Z');
+    const purges = (count: number, expectedDropAt = purge) =>
+      Array.from({ length: count }, () => ({ expectedDropAt, purgeCheck: true }));
+    // The .com purge run: 80,000 drops purged at 19:00, the run at 19:30, half an hour left.
+    assert.equal(neededRate(purges(80_000), now).toFixed(1), '44.4');
+    // A purge more than an hour old takes its place in the queue but sets no pace.
+    const late = purges(100, purge - 2 * HOUR);
+    assert.equal(neededRate([...late, ...purges(1_700)], now), 1_800 / 1_800);
+    // Checks that are not purges (their drop is not due yet) set no pace either.
+    assert.equal(neededRate([{ expectedDropAt: now, purgeCheck: false }], now), 0);
+    // A run that ends before the hour is up must make them within the run.
+    assert.equal(neededRate(purges(900), now, now + 15 * MINUTE), 1);
   });
 });

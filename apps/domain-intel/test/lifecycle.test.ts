@@ -297,6 +297,115 @@ for (const target of databaseTargets()) {
       assert.notEqual(planned!.next_check_at, base + 5 * DAY);
     });
 
+    it('estimates the rate each registry host needs, warns once per run when it is short, and sizes `auto` budgets by it', async () => {
+      const base = clock.now();
+      // Two TLDs on one registry host, as .com and .net share Verisign's; their purges were 30 minutes ago.
+      for (const [tld, count] of [
+        ['biz', 4],
+        ['us', 2],
+      ] as const) {
+        for (let i = 0; i < count; i++) {
+          const name = `purged${i}.${tld}`;
+          await database.db
+            .insertInto('feed_domains')
+            .values({
+              domain: name,
+              tld,
+              label: `purged${i}`,
+              status: 'pending-delete',
+              status_since: base - 5 * DAY - 30 * 60_000,
+              expected_drop_at: base - 30 * 60_000,
+              next_check_at: base - 30 * 60_000,
+              length: 7,
+              has_hyphen: 0,
+              has_digit: 1,
+              updated_at: base,
+            })
+            .execute();
+          rdap.notFound(name);
+        }
+      }
+      const warnings: Array<{ fields: Record<string, unknown>; message: string }> = [];
+      // 0.002 lookups/s: 7.2 an hour; six drops within the half hour left need 6 in 1800 s.
+      const limited = new LifecycleService(database.db, clock, rdap, {
+        tlds: ['biz', 'us'],
+        perTldBudget: 'auto',
+        perTldConcurrency: 2,
+        registryRateOf: async () => ({ host: 'rdap.registry.example', perSecond: 0.002 }),
+        log: { warn: (fields, message) => warnings.push({ fields, message }) },
+      });
+      rdap.asked.length = 0;
+      await limited.recheckDue();
+      assert.equal(warnings.length, 1, 'one warning for the host both TLDs share');
+      assert.deepEqual(warnings[0]!.fields, {
+        host: 'rdap.registry.example',
+        tlds: ['biz', 'us'],
+        needed_per_second: 0.00333,
+        configured_per_second: 0.002,
+        purge_checks: 6,
+      });
+      assert.match(warnings[0]!.message, /rdap\.registry\.example \(\.biz, \.us\) needs ~0\.00333 lookups\/s/);
+      assert.deepEqual(await limited.registryRateEstimates(), [
+        {
+          host: 'rdap.registry.example',
+          tlds: ['biz', 'us'],
+          neededPerSecond: 6 / 1800,
+          configuredPerSecond: 0.002,
+          purgeChecks: 6,
+        },
+      ]);
+      // `auto`: 0.002/s over the run's hour allows ceil(7.2) = 8 lookups per TLD: all six are made.
+      assert.equal(rdap.asked.length, 6);
+
+      // At a rate that keeps up: no warning, and the estimate says so.
+      warnings.length = 0;
+      const ample = new LifecycleService(database.db, clock, rdap, {
+        tlds: ['biz', 'us'],
+        perTldBudget: 'auto',
+        perTldConcurrency: 2,
+        registryRateOf: async () => ({ host: 'rdap.registry.example', perSecond: 10 }),
+        log: { warn: (fields, message) => warnings.push({ fields, message }) },
+      });
+      await ample.recheckDue();
+      assert.deepEqual(warnings, []);
+      const [estimate] = await ample.registryRateEstimates();
+      assert.deepEqual([estimate?.neededPerSecond, estimate?.configuredPerSecond], [0, 10], 'the drops were verified');
+    });
+
+    it('sizes an `auto` budget by the registry rate over the run window', async () => {
+      const base = clock.now();
+      for (let i = 0; i < 5; i++) {
+        const name = `budget${i}.name`;
+        await database.db
+          .insertInto('feed_domains')
+          .values({
+            domain: name,
+            tld: 'name',
+            label: `budget${i}`,
+            status: 'redemption',
+            status_since: base - 30 * DAY,
+            expected_drop_at: base + 5 * DAY,
+            next_check_at: base,
+            length: 7,
+            has_hyphen: 0,
+            has_digit: 1,
+            updated_at: base,
+          })
+          .execute();
+        rdap.status(name, 'redemption period');
+      }
+      const slow = new LifecycleService(database.db, clock, rdap, {
+        tlds: ['name'],
+        perTldBudget: 'auto',
+        perTldConcurrency: 2,
+        registryRateOf: async () => ({ host: 'rdap.slow.example', perSecond: 0.001 }),
+      });
+      rdap.asked.length = 0;
+      // 0.001/s over a 45-minute run: 2.7, so 3 lookups.
+      await slow.recheckDue({ deadline: Date.now() + 45 * 60_000 });
+      assert.equal(rdap.asked.length, 3);
+    });
+
     it('re-stamps an unchanged alt-TLD figure without touching updated_at, and sets a changed one', async () => {
       await lifecycle.applyZoneDiff({
         tld: 'com',

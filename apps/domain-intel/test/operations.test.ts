@@ -28,6 +28,25 @@ describe('operations endpoints', () => {
     assert.match(metrics.body, /domain_intel_quota_rejections_total/);
   });
 
+  it("shows what the RDAP plan's last run needed of each registry host against its allowed rate", async () => {
+    const scrape = async () =>
+      (await t.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).body;
+    assert.doesNotMatch(await scrape(), /domain_intel_rdap_plan_needed_rate\{/, 'no run yet, no host');
+    // As a re-check run (perhaps a worker's) leaves it in the database.
+    await t.app.ctx.lifecycle.rateEstimates.save([
+      {
+        host: 'rdap.verisign.com',
+        tlds: ['com', 'net'],
+        neededPerSecond: 44.4,
+        configuredPerSecond: 10,
+        purgeChecks: 80_000,
+      },
+    ]);
+    const body = await scrape();
+    assert.match(body, /domain_intel_rdap_plan_needed_rate\{host="rdap\.verisign\.com"\} 44\.4/);
+    assert.match(body, /domain_intel_rdap_plan_allowed_rate\{host="rdap\.verisign\.com"\} 10/);
+  });
+
   it('serves /metrics only with METRICS_TOKEN (401 invalid_metrics_token otherwise)', async () => {
     for (const authorization of [
       undefined,

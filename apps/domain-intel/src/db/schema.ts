@@ -311,6 +311,17 @@ export interface RdapBatchTimeTable {
   learned_at: number;
 }
 
+/** Per RDAP registry host, what the last re-check run needed against its allowed rate (lifecycle/registry-rate-estimates.ts). */
+export interface RdapRateEstimateTable {
+  host: string;
+  /** The TLDs served there, comma-separated. */
+  tlds: string;
+  needed_per_second: number;
+  configured_per_second: number;
+  purge_checks: number;
+  estimated_at: number;
+}
+
 export interface DB {
   accounts: AccountTable;
   subscriptions: SubscriptionTable;
@@ -338,6 +349,7 @@ export interface DB {
   deliveries: DeliveryTable;
   watched_domains: WatchedDomainTable;
   rdap_batch_times: RdapBatchTimeTable;
+  rdap_rate_estimates: RdapRateEstimateTable;
 }
 
 export type { Generated };

@@ -5,7 +5,8 @@ import { EnrichmentService } from '../enrich/enrichment-service.ts';
 import { MajesticClient } from '../enrich/majestic-client.ts';
 import { MozClient } from '../enrich/moz-client.ts';
 import { WaybackClient } from '../enrich/wayback-client.ts';
-import { LifecycleService, type RecheckOptions, timeOfDay } from '../lifecycle/index.ts';
+import { LifecycleService, type LifecycleSettings, timeOfDay } from '../lifecycle/index.ts';
+import type { RegistryRateOf } from '../lifecycle/registry-rate-plan.ts';
 import type { RdapClient } from '../rdap/types.ts';
 import type { SnapshotStore } from '../zones/snapshot-store.ts';
 import { JobLeases } from './lease.ts';
@@ -20,7 +21,13 @@ export interface PipelineServices {
 /** The lifecycle, enrichment (with the upstream clients the configuration enables) and job leases. */
 export function createPipelineServices(
   config: Config,
-  deps: { database: Database<DB>; clock: Clock; rdap: RdapClient; snapshots: SnapshotStore },
+  deps: {
+    database: Database<DB>;
+    clock: Clock;
+    rdap: RdapClient & { registryRateOf?: RegistryRateOf };
+    snapshots: SnapshotStore;
+    log?: LifecycleSettings['log'];
+  },
 ): PipelineServices {
   const { database, clock } = deps;
   const timeoutMs = config.ENRICH_HTTP_TIMEOUT_MS;
@@ -36,7 +43,11 @@ export function createPipelineServices(
     ? new MajesticClient({ url: config.MAJESTIC_API_URL, apiKey: config.MAJESTIC_API_KEY, timeoutMs })
     : undefined;
   return {
-    lifecycle: new LifecycleService(database.db, clock, deps.rdap, recheckSettings(config)),
+    lifecycle: new LifecycleService(database.db, clock, deps.rdap, {
+      ...recheckSettings(config),
+      ...(deps.rdap.registryRateOf ? { registryRateOf: (tld: string) => deps.rdap.registryRateOf!(tld) } : {}),
+      ...(deps.log ? { log: deps.log } : {}),
+    }),
     enrichment: new EnrichmentService(
       database.db,
       clock,
@@ -52,7 +63,7 @@ export function createPipelineServices(
 }
 
 /** The lifecycle's RDAP re-check settings, from configuration. */
-export function recheckSettings(config: Config): Omit<RecheckOptions, 'onProgress' | 'deadline'> {
+export function recheckSettings(config: Config): LifecycleSettings {
   return {
     tlds: config.TRACKED_TLDS,
     perTldBudget: config.RDAP_RECHECKS_PER_TLD,

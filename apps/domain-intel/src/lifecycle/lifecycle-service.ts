@@ -5,6 +5,8 @@ import type { RdapClient } from '../rdap/types.ts';
 import { BatchTimeLearner } from './batch-time-learner.ts';
 import { LearnedBatchTimes } from './learned-batch-times.ts';
 import { type RecheckOptions, type RecheckResult, recheckDueCandidates } from './rdap-recheck.ts';
+import { RegistryRateEstimates } from './registry-rate-estimates.ts';
+import { estimateRegistryRates, type RegistryRateEstimate, type RegistryRateOf } from './registry-rate-plan.ts';
 import { applyZoneDiff, type ZoneChange, type ZoneDiffResult } from './zone-evidence.ts';
 
 export interface TransitionView {
@@ -15,6 +17,25 @@ export interface TransitionView {
   detail: unknown;
 }
 
+const HOUR = 3_600_000;
+/** The per-TLD budget of `auto` when the TLD's registry host is not known (no bootstrap, or no engine to ask). */
+const AUTO_BUDGET_WITHOUT_RATE = 500;
+
+/** How the lifecycle re-checks: RecheckOptions, with the budget per TLD also `auto` and what it needs to size it. */
+export interface LifecycleSettings extends Omit<RecheckOptions, 'onProgress' | 'deadline' | 'perTldBudget'> {
+  /**
+   * Most lookups per TLD in one run; `auto`: what the TLD's registry host allows in the run's time
+   * (its rate × the run's window), so the rate and the run's deadline bound a run, not a count.
+   */
+  perTldBudget: number | 'auto';
+  /** The registry host and allowed rate of a TLD (the RDAP engine's); without it no rate is estimated. */
+  registryRateOf?: RegistryRateOf;
+  /** Where a registry host needing more than its rate is reported, once per run. */
+  log?: { warn(fields: Record<string, unknown>, message: string): void };
+}
+
+export type RecheckRunOptions = Partial<LifecycleSettings> & Pick<RecheckOptions, 'onProgress' | 'deadline'>;
+
 /** The lifecycle as the jobs use it: zone evidence, RDAP re-checks, and a domain's history. */
 export class LifecycleService {
   /** Each registry's batch time as its answers show it, for TLDs not configured. */
@@ -22,14 +43,17 @@ export class LifecycleService {
   /** The same, kept in the database across restarts: read before the first re-check run. */
   readonly #savedBatchTimes: LearnedBatchTimes;
   #saved: Promise<Map<string, number>> | undefined;
+  /** What each registry host's due drop checks needed at the last run (read by /metrics). */
+  readonly rateEstimates: RegistryRateEstimates;
 
   constructor(
     private readonly db: Kysely<DB>,
     private readonly clock: Clock,
     private readonly rdap: RdapClient,
-    private readonly defaults: Omit<RecheckOptions, 'onProgress' | 'deadline'>,
+    private readonly defaults: LifecycleSettings,
   ) {
     this.#savedBatchTimes = new LearnedBatchTimes(db, clock);
+    this.rateEstimates = new RegistryRateEstimates(db, clock);
   }
 
   applyZoneDiff(
@@ -39,10 +63,34 @@ export class LifecycleService {
     return applyZoneDiff(this.db, this.clock, diff, onProgress);
   }
 
-  async recheckDue(options: Partial<RecheckOptions> = {}): Promise<RecheckResult> {
+  async recheckDue(options: RecheckRunOptions = {}): Promise<RecheckResult> {
     const saved = await this.#readSavedBatchTimes();
-    const settings = { learnedBatchTimes: this.#learnedBatchTimes, ...this.defaults, ...options };
-    const result = await recheckDueCandidates(this.db, this.clock, this.rdap, settings);
+    const { perTldBudget, registryRateOf, log, ...settings } = {
+      learnedBatchTimes: this.#learnedBatchTimes,
+      ...this.defaults,
+      ...options,
+    };
+    const now = this.clock.now();
+    // The run's window in the context's clock (the deadline is wall-clock time).
+    const windowMs = settings.deadline === undefined ? HOUR : Math.max(0, settings.deadline - Date.now());
+    const estimates = registryRateOf
+      ? await estimateRegistryRates(this.db, { tlds: settings.tlds, now, windowEndsAt: now + windowMs, registryRateOf })
+      : [];
+    if (estimates.length > 0) {
+      await this.rateEstimates.save(estimates);
+      for (const estimate of estimates) warnWhenShort(estimate, log);
+    }
+    const budgets = new Map(
+      settings.tlds.map((tld) => {
+        if (perTldBudget !== 'auto') return [tld, perTldBudget];
+        const host = estimates.find((estimate) => estimate.tlds.includes(tld));
+        return [tld, host ? Math.ceil((host.configuredPerSecond * windowMs) / 1000) : AUTO_BUDGET_WITHOUT_RATE];
+      }),
+    );
+    const result = await recheckDueCandidates(this.db, this.clock, this.rdap, {
+      ...settings,
+      perTldBudget: (tld) => budgets.get(tld) ?? AUTO_BUDGET_WITHOUT_RATE,
+    });
     // Saved when learning moved it, so a restart plans from it at once.
     for (const tld of settings.tlds) {
       const learned = this.#learnedBatchTimes.batchTimeOf(tld);
@@ -66,6 +114,11 @@ export class LifecycleService {
       },
     );
     return this.#saved;
+  }
+
+  /** The last run's estimate per registry host. */
+  registryRateEstimates(): Promise<RegistryRateEstimate[]> {
+    return this.rateEstimates.latest();
   }
 
   /** The current lifecycle status of those of these names the lifecycle follows (feed rows). */
@@ -98,4 +151,26 @@ export class LifecycleService {
       detail: row.detail ? JSON.parse(row.detail) : null,
     }));
   }
+}
+
+/**
+ * Tells the operator when a registry host needs more than its allowed rate to verify the due
+ * drops within an hour of their purge (the run still goes at the allowed rate; the rest waits).
+ */
+function warnWhenShort(estimate: RegistryRateEstimate, log: LifecycleSettings['log']): void {
+  if (!log || estimate.neededPerSecond <= estimate.configuredPerSecond) return;
+  const needed = Number(estimate.neededPerSecond.toPrecision(3));
+  log.warn(
+    {
+      host: estimate.host,
+      tlds: estimate.tlds,
+      needed_per_second: needed,
+      configured_per_second: estimate.configuredPerSecond,
+      purge_checks: estimate.purgeChecks,
+    },
+    `RDAP plan: ${estimate.host} (.${estimate.tlds.join(', .')}) needs ~${needed} lookups/s to verify ` +
+      `${estimate.purgeChecks} due drops within an hour of their purge, and is allowed ` +
+      `${estimate.configuredPerSecond}/s: raise its rate in RDAP_HOST_RATES if the registry allows it, ` +
+      'or those drops are verified later.',
+  );
 }

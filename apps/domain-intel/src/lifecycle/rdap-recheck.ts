@@ -18,8 +18,8 @@ import { applyTransition } from './transitions.ts';
 
 export interface RecheckOptions {
   tlds: readonly string[];
-  /** Most RDAP lookups per TLD in one run: each registry's budget per hourly run. */
-  perTldBudget: number;
+  /** Most RDAP lookups per TLD in one run: each registry's budget per hourly run (a number, or one per TLD). */
+  perTldBudget: number | ((tld: string) => number);
   /** Lookups in flight per TLD (the RDAP client also throttles per server). */
   perTldConcurrency: number;
   /** Days of redemption and of pending delete at the registries (default: the gTLD standard 30 and 5). */
@@ -73,7 +73,7 @@ export async function recheckDueCandidates(
         .where('next_check_at', '<=', now)
         .orderBy('expected_drop_at', 'asc')
         .orderBy('domain', 'asc')
-        .limit(options.perTldBudget)
+        .limit(typeof options.perTldBudget === 'number' ? options.perTldBudget : options.perTldBudget(tld))
         .execute(),
     ),
   );

@@ -15,6 +15,7 @@ import { watchlistMigration } from './0081_watchlist.ts';
 import { quotaMailSettingMigration } from './0085_quota_mail_setting.ts';
 import { feedFillfactorMigration } from './0090_feed_fillfactor.ts';
 import { rdapBatchTimesMigration } from './0095_rdap_batch_times.ts';
+import { rdapRateEstimatesMigration } from './0096_rdap_rate_estimates.ts';
 
 /**
  * Every migration of the service, one file each, run in name order on SQLite and Postgres.
@@ -37,4 +38,5 @@ export const migrations: MigrationSet = (dialect) => ({
   '0085_quota_mail_setting': quotaMailSettingMigration(),
   '0090_feed_fillfactor': feedFillfactorMigration(dialect),
   '0095_rdap_batch_times': rdapBatchTimesMigration(dialect),
+  '0096_rdap_rate_estimates': rdapRateEstimatesMigration(dialect),
 });

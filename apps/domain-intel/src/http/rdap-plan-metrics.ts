@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { Gauge } from 'prom-client';
+
+/**
+ * What the lifecycle's last re-check run needed of each RDAP registry host against the rate the
+ * host is allowed, read from the database at each scrape (the run may have been a worker's).
+ * Alert on `needed > allowed`: drops there are verified later than an hour after their purge.
+ */
+export const rdapPlanMetrics = fp(
+  async (app: FastifyInstance) => {
+    const { registry, prefix } = app.metrics;
+    const { lifecycle } = app.ctx;
+    const needed = new Gauge({
+      name: `${prefix}rdap_plan_needed_rate`,
+      help: 'Lookups/s the last RDAP re-check run needed at a registry host to verify its due drops within an hour of their purge',
+      labelNames: ['host'],
+      registers: [registry],
+      async collect() {
+        await fill(this, (estimate) => estimate.neededPerSecond);
+      },
+    });
+    const allowed = new Gauge({
+      name: `${prefix}rdap_plan_allowed_rate`,
+      help: 'Lookups/s a registry host is allowed (RDAP_HOST_RATES, else RDAP_HOST_RATE_PER_SECOND), as of the last re-check run',
+      labelNames: ['host'],
+      registers: [registry],
+      async collect() {
+        await fill(this, (estimate) => estimate.configuredPerSecond);
+      },
+    });
+    type Estimate = Awaited<ReturnType<typeof lifecycle.registryRateEstimates>>[number];
+    async function fill(gauge: typeof needed | typeof allowed, value: (estimate: Estimate) => number) {
+      let estimates: Estimate[];
+      try {
+        estimates = await lifecycle.registryRateEstimates();
+      } catch {
+        return; // a scrape never fails for it; the gauge keeps its last values
+      }
+      gauge.reset();
+      for (const estimate of estimates) gauge.set({ host: estimate.host }, value(estimate));
+    }
+  },
+  { name: 'rdap-plan-metrics', dependencies: ['metrics'] },
+);

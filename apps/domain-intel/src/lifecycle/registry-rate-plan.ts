@@ -1,0 +1,85 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import { PIPELINE_STATUSES } from './states.ts';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/** The registry host a TLD's lookups go to and the rate we allow ourselves there (the RDAP engine's `registryRateOf`). */
+export type RegistryRateOf = (tld: string) => Promise<{ host: string; perSecond: number } | null>;
+
+/** What one run's due drop checks ask of one registry host. */
+export interface RegistryRateEstimate {
+  host: string;
+  tlds: string[];
+  /** Lookups a second the host must take to verify every due drop within an hour of its purge. */
+  neededPerSecond: number;
+  /** What RDAP_HOST_RATES / RDAP_HOST_RATE_PER_SECOND allow there. */
+  configuredPerSecond: number;
+  /** Due purge checks (names whose planned purge has passed). */
+  purgeChecks: number;
+}
+
+/** A due candidate in the run's order (earliest expected drop first); `purgeCheck`: its planned purge has passed. */
+export interface DueCheck {
+  expectedDropAt: number;
+  purgeCheck: boolean;
+}
+
+/**
+ * The rate that verifies every due purge within an hour of it: the run makes its lookups in
+ * order of expected drop, so the i-th purge check, due by its purge + 1 h (or by the end of the
+ * run's window, if sooner), needs i lookups in that time. Purges already more than an hour old
+ * still take their place in the queue but set no pace (no rate can make them in time).
+ */
+export function neededRate(due: readonly DueCheck[], now: number, windowEndsAt?: number): number {
+  let needed = 0;
+  due.forEach((check, i) => {
+    if (!check.purgeCheck) return;
+    const by = Math.min(check.expectedDropAt + HOUR, windowEndsAt ?? Number.POSITIVE_INFINITY);
+    if (by <= now) return;
+    needed = Math.max(needed, (i + 1) / (Math.max(by - now, MINUTE) / 1000));
+  });
+  return needed;
+}
+
+/**
+ * Per registry host (TLDs that share one, as .com and .net share Verisign's, share its rate):
+ * what this run's due drop checks need, against what the host is allowed.
+ */
+export async function estimateRegistryRates(
+  db: Kysely<DB>,
+  input: { tlds: readonly string[]; now: number; windowEndsAt?: number; registryRateOf: RegistryRateOf },
+): Promise<RegistryRateEstimate[]> {
+  const { now } = input;
+  const byHost = new Map<string, { tlds: string[]; perSecond: number; due: DueCheck[] }>();
+  for (const tld of input.tlds) {
+    const registry = await input.registryRateOf(tld);
+    if (!registry) continue;
+    // The due candidates the run takes before and with the purge checks: those whose expected drop has passed.
+    const rows = await db
+      .selectFrom('feed_domains')
+      .select(['status', 'expected_drop_at'])
+      .where('tld', '=', tld)
+      .where('status', 'in', [...PIPELINE_STATUSES])
+      .where('next_check_at', '<=', now)
+      .where('expected_drop_at', '<=', now)
+      .execute();
+    const host = byHost.get(registry.host) ?? { tlds: [], perSecond: registry.perSecond, due: [] };
+    host.tlds.push(tld);
+    for (const row of rows) {
+      host.due.push({ expectedDropAt: Number(row.expected_drop_at), purgeCheck: row.status === 'pending-delete' });
+    }
+    byHost.set(registry.host, host);
+  }
+  return [...byHost].map(([host, { tlds, perSecond, due }]) => {
+    due.sort((a, b) => a.expectedDropAt - b.expectedDropAt);
+    return {
+      host,
+      tlds,
+      neededPerSecond: neededRate(due, now, input.windowEndsAt),
+      configuredPerSecond: perSecond,
+      purgeChecks: due.filter((check) => check.purgeCheck).length,
+    };
+  });
+}
