@@ -2,7 +2,7 @@
  * The `domain-intel` command: serve the API, run migrations, manage accounts and keys, and
  * (registered by their modules) zones, the pipeline and the worker.
  */
-import { listen, packageVersion, runCli } from '@repo/server-kit';
+import { packageVersion, runCli } from '@repo/server-kit/cli';
 import { Command } from 'commander';
 import { registerAccountCommands } from './cli/accounts-commands.ts';
 import { registerDeliveryCommands } from './cli/delivery-commands.ts';
@@ -37,6 +37,7 @@ program
     // Loaded here only: the HTTP app (Fastify, routes, views) is most of the start-up time of the
     // other commands, a zone import among them.
     const { buildApp } = await import('./app.ts');
+    const { listen } = await import('@repo/server-kit/server');
     const app = await buildApp(config);
     const address = await listen(app, config.HOST, config.PORT);
     app.log.info(

@@ -1,4 +1,4 @@
-import { baseEnvSchema, ConfigError, envFlag, loadConfig } from '@repo/server-kit';
+import { baseEnvSchema, ConfigError, envFlag, loadConfig } from '@repo/server-kit/config';
 import { z } from 'zod';
 
 /** `com, NET,com` → `['com', 'net']` */

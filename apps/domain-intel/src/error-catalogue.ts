@@ -1,4 +1,4 @@
-import { defineErrorCatalogue } from '@repo/server-kit';
+import { defineErrorCatalogue } from '@repo/server-kit/error-catalogue';
 
 /**
  * Every error code the Domain Intelligence API answers with, written once: its status, what it

@@ -1,4 +1,4 @@
-import { openInfrastructure } from '@repo/server-kit';
+import { openInfrastructure } from '@repo/server-kit/infrastructure';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { migrations } from './db/migrations/index.ts';

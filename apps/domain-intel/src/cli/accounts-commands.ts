@@ -1,4 +1,4 @@
-import { cliValue } from '@repo/server-kit';
+import { cliValue } from '@repo/server-kit/cli';
 import type { Command } from 'commander';
 import { isPlanId, PLAN_IDS, PLANS, type PlanId } from '../accounts/plans.ts';
 import type { AppContext } from '../context.ts';

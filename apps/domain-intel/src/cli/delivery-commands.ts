@@ -1,4 +1,4 @@
-import { wholeNumber } from '@repo/server-kit';
+import { wholeNumber } from '@repo/server-kit/cli';
 import type { Command } from 'commander';
 import type { AppContext } from '../context.ts';
 import { callerOf } from './account-caller.ts';

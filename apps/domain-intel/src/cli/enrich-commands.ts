@@ -3,7 +3,6 @@ import { access } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
 import type { AppContext } from '../context.ts';
-import { MetricsCsvError } from '../enrich/metrics-csv.ts';
 
 type GetContext = () => Promise<AppContext>;
 
@@ -27,6 +26,8 @@ export function registerEnrichCommands(
         return;
       }
       const ctx = await getContext();
+      // Loaded on use: the CSV parser is no part of the other commands' start-up.
+      const { MetricsCsvError } = await import('../enrich/metrics-csv.ts');
       try {
         const result = await ctx.enrichment.importMetricsCsv(createReadStream(options.file));
         await ctx.feed.invalidate();

@@ -1,12 +1,11 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { cliValue } from '@repo/server-kit';
+import { cliValue } from '@repo/server-kit/cli';
 import type { Command } from 'commander';
 import type { AppContext } from '../context.ts';
 import type { LeasedOutcome } from '../jobs/lease.ts';
 import type { DailyReport, DeliveryRunReport, HourlyReport } from '../jobs/pipeline.ts';
-import { terminalProgress } from '../jobs/progress.ts';
-import { assertSnapshotDate } from '../zones/index.ts';
+import { assertSnapshotDate } from '../zones/validation.ts';
 import { jobRunner } from './job-runner.ts';
 import { table } from './output.ts';
 
@@ -71,7 +70,9 @@ export function registerJobsCommands(
     output.stdout.write(`${describe(outcome.result)}\n`);
     if (failed(outcome.result)) process.exitCode = 1;
   };
-  const progress = () => terminalProgress(output.stderr as NodeJS.WriteStream);
+  // Loaded on use: the progress bar's library is no part of the other commands' start-up.
+  const progress = async () =>
+    (await import('../jobs/progress.ts')).terminalProgress(output.stderr as NodeJS.WriteStream);
 
   const pipeline = program.command('pipeline').description('Run a step of the dropped-domain pipeline once');
   pipeline
@@ -82,7 +83,7 @@ export function registerJobsCommands(
       const ctx = await getContext();
       const outcome = await (await jobRunner()).runJob(ctx, 'daily', {
         ...(options.date ? { date: options.date } : {}),
-        progress: progress(),
+        progress: await progress(),
       });
       report(outcome, describeDaily, (result) => result.tlds.some((tld) => tld.error !== null));
     });
@@ -91,7 +92,11 @@ export function registerJobsCommands(
     .description('RDAP re-checks of the candidates that are due, then enrichment (the hourly job)')
     .action(async () => {
       const ctx = await getContext();
-      report(await (await jobRunner()).runJob(ctx, 'hourly', { progress: progress() }), describeHourly, () => false);
+      report(
+        await (await jobRunner()).runJob(ctx, 'hourly', { progress: await progress() }),
+        describeHourly,
+        () => false,
+      );
     });
 
   program

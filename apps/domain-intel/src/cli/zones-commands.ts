@@ -1,7 +1,8 @@
 import { once } from 'node:events';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
-import { cliValue, requireReadableFile, utcDate } from '@repo/server-kit';
+import { cliValue, requireReadableFile } from '@repo/server-kit/cli';
+import { utcDate } from '@repo/server-kit/clock';
 import type { Command } from 'commander';
 import { isZoneError } from '../zones/errors.ts';
 import { diffSnapshots } from '../zones/snapshot-diff.ts';

@@ -1,4 +1,4 @@
-import { AppError, type AppErrorOptions } from '@repo/server-kit';
+import { AppError, type AppErrorOptions } from '@repo/server-kit/errors';
 import { errorCatalogue } from '../error-catalogue.ts';
 
 /** The codes a zones failure can carry (each is in the API's error catalogue, with its status). */

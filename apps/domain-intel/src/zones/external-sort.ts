@@ -1,5 +1,5 @@
 import { mkdir, rm } from 'node:fs/promises';
-import { temporaryPath } from '@repo/server-kit';
+import { temporaryPath } from '@repo/server-kit/temp-files';
 import { openDecompressed } from './byte-source.ts';
 import { compareBytes, type NameBatch, NameBatchWriter } from './name-batch.ts';
 import { SortWorkerClient } from './sort-worker-client.ts';

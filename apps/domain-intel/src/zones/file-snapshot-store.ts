@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
-import { sweepTemporaryFiles, temporaryPath } from '@repo/server-kit';
+import { sweepTemporaryFiles, temporaryPath } from '@repo/server-kit/temp-files';
 import { describeReadFailure, openDecompressed, splitLines } from './byte-source.ts';
 import { ZoneError } from './errors.ts';
 import { batchOf, isNameBatch, type NameBatch, OrderCheck } from './name-batch.ts';

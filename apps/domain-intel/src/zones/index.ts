@@ -1,5 +1,7 @@
 import path from 'node:path';
-import { type Clock, type Database, sweepTemporaryFiles } from '@repo/server-kit';
+import type { Clock } from '@repo/server-kit/clock';
+import type { Database } from '@repo/server-kit/database';
+import { sweepTemporaryFiles } from '@repo/server-kit/temp-files';
 import type { Config } from '../config.ts';
 import type { DB } from '../db/schema.ts';
 import { CzdsClient } from './czds-client.ts';

@@ -1,5 +1,5 @@
-import type { Dialect } from '@repo/server-kit';
-import { serialPrimaryKey } from '@repo/server-kit';
+import type { Dialect } from '@repo/server-kit/database';
+import { serialPrimaryKey } from '@repo/server-kit/migrations';
 import { type Kysely, type Migration, sql } from 'kysely';
 import { int8Type } from './types.ts';
 
