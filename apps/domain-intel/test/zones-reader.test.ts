@@ -145,6 +145,43 @@ describe('zone reader', () => {
     })();
   });
 
+  it(
+    'counts an NS line that repeats the one before it up to its server as that line was counted',
+    withFile(
+      'repeats.zone',
+      [
+        'test.\t900\tin\tsoa\ta.nic.test. h.nic.test. 1 2 3 4 5',
+        ...Array(3).fill('a.test.\t60\tin\tns\tns1.host.net.'),
+        ...Array(2).fill('-bad-.test.\t60\tin\tns\tns1.host.net.'),
+        ...Array(2).fill('deep.a.test.\t60\tin\tns\tns1.host.net.'),
+        'b.test.\t60\tin\tns\tns1.host.net.',
+        'b.test.\t60\tin\tns\tns2.host.net.',
+        '',
+      ].join('\n'),
+      async (file) => {
+        const scan = readZoneFile(file, 'test');
+        const names: string[] = [];
+        for await (const name of scan.names) names.push(name);
+        assert.deepEqual(names, ['a.test', 'b.test']);
+        assert.deepEqual(
+          { lines: scan.stats.lines, delegations: scan.stats.delegationRecords, skipped: scan.stats.skippedOwners },
+          { lines: 10, delegations: 5, skipped: 2 },
+        );
+      },
+    ),
+  );
+
+  it(
+    'refuses an NS line without its server even when it repeats the line before it up to there',
+    withFile(
+      'cut-repeat.zone',
+      'test.\t900\tin\tsoa\ta. h. 1 2 3 4 5\nb.test.\t60\tin\tns\tns1.host.net.\nb.test.\t60\tin\tns\t  \n',
+      async (file) => {
+        await assert.rejects(namesOf(file), { code: 'zone_file_invalid', message: /line 3/ });
+      },
+    ),
+  );
+
   it('reports a missing file clearly', async () => {
     await assert.rejects(namesOf('/nonexistent/zone.gz'), { code: 'zone_file_not_found' });
   });

@@ -138,6 +138,15 @@ class MasterFileParser {
   #pending: string[] | undefined;
   #pendingOwnerOmitted = false;
   #pendingLine = 0;
+  /**
+   * The last fast-path NS line up to its rdata (`owner. ttl IN NS `) and what its owner came to:
+   * a zone lists a delegation's NS records one after the other, so most NS lines repeat the line
+   * before them up to the server name and need only that comparison (see #repeatsLastNs).
+   */
+  #lastNsBytes: Uint8Array | undefined;
+  #lastNsStart = 0;
+  #lastNsLength = 0;
+  #lastNsOutcome: DelegationOutcome = NOT_OURS;
   readonly #suffixText: string;
   readonly #suffix: Uint8Array;
 
@@ -165,6 +174,7 @@ class MasterFileParser {
   /** The chunk the last lines were read from may be reused: keep only what outlives it. */
   releaseChunk(): void {
     if (this.#previousOwnerBytes) this.#previousOwner = this.#ownerFromBytes();
+    this.#lastNsBytes = undefined;
   }
 
   /**
@@ -175,6 +185,8 @@ class MasterFileParser {
    */
   #fastLine(bytes: Buffer, lineStart: number, lineEnd: number, out: NameBatchWriter): boolean {
     if (this.#pending) return false;
+    if (this.#repeatsLastNs(bytes, lineStart, lineEnd)) return true;
+    this.#lastNsBytes = undefined;
     // The owner: printable ASCII up to the first blank, absolute, without escapes.
     let ownerEnd = lineStart;
     for (; ownerEnd < lineEnd; ownerEnd++) {
@@ -220,8 +232,30 @@ class MasterFileParser {
     if (isSoa) {
       if (this.#previous() === this.tld) this.stats.sawApexSoa = true;
     } else if (isNs) {
-      this.#delegationBytes(bytes, lineStart, ownerEnd - 1, out);
+      this.#lastNsOutcome = this.#delegationBytes(bytes, lineStart, ownerEnd - 1, out);
+      this.#lastNsBytes = bytes;
+      this.#lastNsStart = lineStart;
+      this.#lastNsLength = rdata - lineStart;
     }
+    return true;
+  }
+
+  /**
+   * A line equal to the last fast-path NS line up to that line's rdata, followed by a server name
+   * (a non-blank byte), is the same record type of the same owner: counted as that line was, its
+   * name already written (the writer drops a repeat anyway), without reading it again.
+   */
+  #repeatsLastNs(bytes: Buffer, lineStart: number, lineEnd: number): boolean {
+    const length = this.#lastNsLength;
+    if (this.#lastNsBytes !== bytes || lineEnd - lineStart <= length) return false;
+    if (BYTE_KIND[bytes[lineStart + length]!] === BLANK) return false;
+    const lastStart = this.#lastNsStart;
+    for (let i = length - 1; i >= 0; i--) if (bytes[lineStart + i] !== bytes[lastStart + i]) return false;
+    const stats = this.stats;
+    stats.lines++;
+    stats.records++;
+    if (this.#lastNsOutcome === DELEGATED) stats.delegationRecords++;
+    else if (this.#lastNsOutcome === SKIPPED) stats.skippedOwners++;
     return true;
   }
 
@@ -239,28 +273,29 @@ class MasterFileParser {
   }
 
   /** `#delegation` on an owner read in place (absolute, unescaped, printable ASCII). */
-  #delegationBytes(bytes: Buffer, start: number, end: number, out: NameBatchWriter): void {
+  #delegationBytes(bytes: Buffer, start: number, end: number, out: NameBatchWriter): DelegationOutcome {
     const suffix = this.#suffix;
     const labelEnd = end - suffix.length;
-    if (labelEnd < start || end === start) return; // the apex itself, or shorter than the zone's name
-    if (suffix.length > 0 && bytes[labelEnd] !== DOT) return;
+    if (labelEnd < start || end === start) return NOT_OURS; // the apex itself, or shorter than the zone's name
+    if (suffix.length > 0 && bytes[labelEnd] !== DOT) return NOT_OURS;
     for (let i = 1; i < suffix.length; i++) {
       let code = bytes[labelEnd + i]!;
       if (code >= 0x41 && code <= 0x5a) code |= 0x20;
-      if (code !== suffix[i]) return;
+      if (code !== suffix[i]) return NOT_OURS;
     }
     let valid = labelEnd > start && labelEnd - start <= 63;
     for (let i = start; i < labelEnd; i++) {
       const kind = LABEL_BYTE[bytes[i]!]!;
-      if (kind === LABEL_DOT) return; // a delegation below a second-level name: not ours
+      if (kind === LABEL_DOT) return NOT_OURS; // a delegation below a second-level name: not ours
       if (kind === 0 || (kind === LABEL_HYPHEN && (i === start || i === labelEnd - 1))) valid = false;
     }
     if (!valid) {
       this.stats.skippedOwners++;
-      return;
+      return SKIPPED;
     }
     this.stats.delegationRecords++;
     out.add(bytes, start, end);
+    return DELEGATED;
   }
 
   /** Whether a type token is a record type, remembered per spelling (a zone has a handful). */
@@ -449,6 +484,12 @@ function tokenize(text: string, into: string[], depthIn: number): { tokens: stri
   flush();
   return { tokens: into, depth };
 }
+
+/** What an NS record's owner came to: not a delegation of ours, a skipped owner, a name. */
+type DelegationOutcome = 0 | 1 | 2;
+const NOT_OURS = 0;
+const SKIPPED = 1;
+const DELEGATED = 2;
 
 const SPACE = 0x20;
 const TAB = 0x09;
