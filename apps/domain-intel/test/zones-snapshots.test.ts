@@ -6,7 +6,7 @@ import { tempDir } from '@repo/server-kit/testing';
 import fc from 'fast-check';
 import { sortUnique } from '../src/zones/external-sort.ts';
 import { FileSnapshotStore } from '../src/zones/file-snapshot-store.ts';
-import { batchOf, type NameBatch, namesOf } from '../src/zones/name-batch.ts';
+import { batchOf, type NameBatch, NameBatchWriter, namesOf } from '../src/zones/name-batch.ts';
 import { diffSnapshots } from '../src/zones/snapshot-diff.ts';
 import { diffSortedLines, type NameChange } from '../src/zones/sorted-diff.ts';
 
@@ -119,6 +119,31 @@ describe('external sort', () => {
   });
 });
 
+describe('name batches', () => {
+  it('tell whether their names came in ascending byte order, repeats dropped', () => {
+    fc.assert(
+      fc.property(fc.array(names, { minLength: 1, maxLength: 4 }), (batches) => {
+        const writer = new NameBatchWriter({ foldCase: false, batchBytes: 64 });
+        let previous: string | undefined;
+        for (const batch of batches) {
+          const kept: string[] = [];
+          let ascending = true;
+          for (const name of batch) {
+            writer.add(Buffer.from(name, 'latin1'), 0, name.length);
+            if (name === previous) continue;
+            if (previous !== undefined && byteOrder(previous, name) > 0) ascending = false;
+            kept.push(name);
+            previous = name;
+          }
+          const taken = writer.take();
+          assert.deepEqual(taken ? namesOf(taken) : [], kept);
+          if (taken) assert.equal(taken.ascending, ascending);
+        }
+      }),
+    );
+  });
+});
+
 describe('sorted diff', () => {
   it('equals the set difference, wherever the chunk edges fall', async () => {
     await fc.assert(
@@ -195,6 +220,31 @@ describe('file snapshot store', () => {
       const store = new FileSnapshotStore(temp.dir);
       await assert.rejects(store.stage('com', '2026-03-09', arrayOf([['b.com', 'a.com']])), /not sorted/);
       assert.deepEqual(readdirSync(path.join(temp.dir, 'com')), []);
+    } finally {
+      temp.remove();
+    }
+  });
+
+  it('checks a batch its producer found ascending at its edges, against the batch before it', async () => {
+    const temp = tempDir('zones-store');
+    const ascending = (names: string[]): NameBatch => ({ ...batchOf(names), ascending: true });
+    try {
+      const store = new FileSnapshotStore(temp.dir);
+      const staged = await store.stage(
+        'com',
+        '2026-03-09',
+        arrayOf([ascending(['a.com', 'b.com']), ascending(['c.com'])]),
+      );
+      assert.equal(staged.names, 3);
+      await staged.discard();
+      await assert.rejects(
+        store.stage('com', '2026-03-10', arrayOf([ascending(['b.com', 'c.com']), ascending(['a.com', 'd.com'])])),
+        /not sorted and distinct: "a\.com" after "c\.com"/,
+      );
+      await assert.rejects(
+        store.stage('com', '2026-03-10', arrayOf([ascending(['b.com', 'c.com']), ascending(['c.com'])])),
+        /not sorted/,
+      );
     } finally {
       temp.remove();
     }

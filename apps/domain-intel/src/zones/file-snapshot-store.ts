@@ -106,7 +106,7 @@ export class FileSnapshotStore implements WritableSnapshotStore {
       const order = new OrderCheck();
       for await (const input of sortedNames) {
         const batch = isNameBatch(input) ? input : batchOf(input);
-        order.check(batch.bytes);
+        order.check(batch);
         names += batch.count;
         if (batch.count > 0) yield Buffer.from(batch.bytes.buffer, batch.bytes.byteOffset, batch.bytes.byteLength);
       }

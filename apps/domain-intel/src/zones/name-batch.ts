@@ -7,6 +7,11 @@
 export interface NameBatch {
   bytes: Uint8Array;
   count: number;
+  /**
+   * Set by a producer that saw, name by name, that each name of the batch is greater in byte
+   * order than the one before it: the snapshot's order check then needs only the batch's edges.
+   */
+  ascending?: boolean;
 }
 
 const NEWLINE = 0x0a;
@@ -44,6 +49,8 @@ export class NameBatchWriter {
   /** The last name written, compared and replaced in the same pass as the copy. */
   #last = new Uint8Array(256);
   #lastLength = -1;
+  /** A name of the batch being written came after a greater one. */
+  #descended = false;
 
   readonly #foldCase: boolean;
   readonly #batchBytes: number;
@@ -58,7 +65,10 @@ export class NameBatchWriter {
     return this.#used >= this.#batchBytes;
   }
 
-  /** Adds the name in source[start, end). */
+  /**
+   * Adds the name in source[start, end). The comparison with the name before it that finds a
+   * repeat also tells whether the names come in ascending order (the batch's `ascending`).
+   */
   add(source: Uint8Array, start: number, end: number): void {
     const length = end - start;
     if (this.#used + length + 1 > this.#bytes.length) this.#grow(length + 1);
@@ -67,18 +77,23 @@ export class NameBatchWriter {
     const last = this.#last;
     const at = this.#used;
     const fold = this.#foldCase;
-    let same = length === this.#lastLength;
+    const lastLength = this.#lastLength;
+    let differs = false;
     for (let i = 0; i < length; i++) {
       let code = source[start + i]!;
       if (fold && code >= 0x41 && code <= 0x5a) code |= 0x20;
       out[at + i] = code;
-      if (last[i] !== code) {
-        same = false;
-        last[i] = code;
+      if (!differs && (i >= lastLength || last[i] !== code)) {
+        differs = true;
+        if (i < lastLength && code < last[i]!) this.#descended = true;
       }
+      last[i] = code;
     }
     this.#lastLength = length;
-    if (same) return;
+    if (!differs) {
+      if (length === lastLength) return; // the same name again
+      if (length < lastLength) this.#descended = true; // a prefix of the name before it
+    }
     out[at + length] = NEWLINE;
     this.#used = at + length + 1;
     this.#count++;
@@ -92,10 +107,11 @@ export class NameBatchWriter {
   /** The names written since the last call, or undefined when there are none. */
   take(): NameBatch | undefined {
     if (this.#count === 0) return undefined;
-    const batch = { bytes: this.#bytes.subarray(0, this.#used), count: this.#count };
+    const batch = { bytes: this.#bytes.subarray(0, this.#used), count: this.#count, ascending: !this.#descended };
     this.#bytes = new Uint8Array(this.#batchBytes);
     this.#used = 0;
     this.#count = 0;
+    this.#descended = false;
     return batch;
   }
 
@@ -106,17 +122,24 @@ export class NameBatchWriter {
   }
 }
 
-/** Checks that packed names, batch after batch, are in strictly increasing byte order. */
+/**
+ * Checks that packed names, batch after batch, are in strictly increasing byte order. A batch its
+ * producer found `ascending` is checked at its edges only: its first name against the previous
+ * batch's last.
+ */
 export class OrderCheck {
   /** The last name checked (the first is compared with the empty name, so an empty name fails). */
   #last = new Uint8Array(256);
   #lastLength = 0;
 
-  check(bytes: Uint8Array): void {
+  check(batch: NameBatch): void {
+    const bytes = batch.bytes;
     let previous: Uint8Array = this.#last;
     let previousStart = 0;
     let previousEnd = this.#lastLength;
     let start = 0;
+    // Past the first name of an ascending batch, only its last name is looked for.
+    const skipTo = batch.ascending === true && bytes.length > 1 ? bytes.lastIndexOf(NEWLINE, bytes.length - 2) : -1;
     for (let end = 0; end < bytes.length; end++) {
       if (bytes[end] !== NEWLINE) continue;
       if (compareBytes(previous, previousStart, previousEnd, bytes, start, end) >= 0) {
@@ -129,6 +152,11 @@ export class OrderCheck {
       previousStart = start;
       previousEnd = end;
       start = end + 1;
+      if (skipTo >= end) {
+        previousStart = skipTo + 1;
+        previousEnd = bytes.length - 1;
+        break;
+      }
     }
     if (previous === bytes) {
       if (previousEnd - previousStart > this.#last.length) this.#last = new Uint8Array(previousEnd - previousStart);

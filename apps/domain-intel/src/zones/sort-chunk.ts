@@ -57,7 +57,11 @@ export class SortChunk {
     return position;
   }
 
-  /** The names in byte order without duplicates, packed; empties the chunk. */
+  /**
+   * The names in byte order without duplicates, packed; empties the chunk. Each name is compared
+   * with the one before it (which finds the duplicates), so the order is checked as it is written:
+   * a wrong order (a fault in the key sort) throws instead of reaching a snapshot.
+   */
   sortedDistinct(): NameBatch {
     const order = this.#order();
     const arena = this.#arena;
@@ -72,7 +76,10 @@ export class SortChunk {
       const index = order[i]!;
       const start = starts[index]!;
       const end = ends[index]!;
-      if (sameBytes(arena, previousStart, previousEnd, start, end)) continue;
+      // The first name is compared with an end before its start: a negative length, less than any name.
+      const comparison = compareBytes(arena, previousStart, previousEnd, arena, start, end);
+      if (comparison === 0) continue;
+      if (comparison > 0) throw new Error('A sort chunk came out of order');
       for (let j = start; j < end; j++) out[at++] = arena[j]!;
       out[at++] = NEWLINE;
       count++;
@@ -82,7 +89,7 @@ export class SortChunk {
     this.#count = 0;
     this.#used = 0;
     this.#unranked = false;
-    return { bytes: out.subarray(0, at), count };
+    return { bytes: out.subarray(0, at), count, ascending: true };
   }
 
   #order(): Uint32Array {
@@ -151,11 +158,6 @@ export class SortChunk {
 
 const NEWLINE = 0x0a;
 
-function sameBytes(bytes: Uint8Array, a: number, aEnd: number, b: number, bEnd: number): boolean {
-  if (aEnd - a !== bEnd - b) return false;
-  for (let i = 0; i < bEnd - b; i++) if (bytes[a + i] !== bytes[b + i]) return false;
-  return true;
-}
 /** Far above any host name (253); bounds the arena room one name may need. */
 const MAX_NAME_BYTES = 64 * 1024;
 
