@@ -67,6 +67,13 @@ export const envSchema = baseEnvSchema.extend({
    */
   TOKEN_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
   /**
+   * How long (ms) an instance may reuse the row of a user api.php asks about (`user_id`: user.getUser,
+   * friend.*, photo.getPhotos …; the token's own user comes with the token's row, TOKEN_CACHE_TTL_MS) without
+   * asking the database. Changes made on the same instance apply at once; made elsewhere, within this time.
+   * 0: never reused.
+   */
+  USER_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
+  /**
    * How often (ms) an instance writes the api.php usage counts it keeps in memory (the developer
    * console's calls and errors per method and day); also on graceful shutdown. A crash loses at most
    * this long of counts. Rate limits are counted apart and are not affected. 0: only on shutdown

@@ -56,11 +56,14 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     { sqliteFile: 'social-platform.sqlite', migrations },
     overrides,
   );
-  // Every write of the tables a cached token row is made of drops the token cache (see appAuth).
-  let tokenCache: AppAuthService | undefined;
-  const forgetCachedTokens = () => tokenCache?.forgetCachedTokens();
+  // Every write of the tables a cached token row or user row is made of drops those caches (appAuth, users).
+  let caches: { appAuth: AppAuthService; users: UsersService } | undefined;
+  const forgetCachedRows = () => {
+    caches?.appAuth.forgetCachedTokens();
+    caches?.users.forgetRecent();
+  };
   const db = database.db.withPlugin(
-    new TableWritesPlugin(['api_tokens', 'applications', 'app_grants', 'users'], forgetCachedTokens),
+    new TableWritesPlugin(['api_tokens', 'applications', 'app_grants', 'users'], forgetCachedRows),
   );
   const mediaDir = path.resolve(config.DATA_DIR, 'media');
   const storage = new LocalDiskStorage(mediaDir, config.PUBLIC_URL);
@@ -71,7 +74,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     config.MEDIA_URL_TTL_SECONDS,
     clock,
   );
-  const users = new UsersService(db, clock);
+  const users = new UsersService(db, clock, config.USER_CACHE_TTL_MS);
   const friends = new FriendsService(db, clock);
   const apps = new ApplicationsService(db, clock);
   const grants = new GrantsService(db, clock);
@@ -80,7 +83,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     tokenTtlMs: config.TOKEN_TTL_SECONDS * 1000,
     tokenCacheTtlMs: config.TOKEN_CACHE_TTL_MS,
   });
-  tokenCache = appAuth;
+  caches = { appAuth, users };
   const usage = new UsageService(db, clock, { flushEveryMs: config.USAGE_FLUSH_MS, log: overrides.log });
   return {
     config,

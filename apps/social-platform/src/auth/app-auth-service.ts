@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { type ApplicationsService, appNotFound, permissionsOf } from '../applications/applications-service.ts';
 import type { GrantsService } from '../applications/grants-service.ts';
 import { covers, decodePermissions, type Permission } from '../applications/permissions.ts';
+import { RowCache } from '../db/row-cache.ts';
 import type { DB } from '../db/schema.ts';
 import { appError } from '../error-catalogue.ts';
 import { QUALIFIED_USER_COLUMNS } from '../users/user-columns.ts';
@@ -42,6 +43,14 @@ const TOKEN_CACHE_MAX_ENTRIES = 10_000;
 
 type TokenRow = Awaited<ReturnType<AppAuthService['findToken']>>[number];
 
+/** What a token's row says, worked out once per row read (the cache keeps this, not the raw row). */
+interface TokenRecord {
+  tokenHash: string;
+  revokedAt: number | null;
+  appStatus: string;
+  caller: ApiCaller;
+}
+
 export interface IssuedToken {
   token: string;
   expiresAt: number;
@@ -57,8 +66,8 @@ export interface IssuedToken {
 export class AppAuthService {
   /** The token, its app's status and its user, by token hash: the one lookup behind every api.php call. */
   private readonly findToken;
-  /** findToken's rows by token hash, for `tokenCacheTtlMs` (expiry and revocation are still checked on every call). */
-  readonly #tokenRows;
+  /** findToken's rows, as records, by token hash, for `tokenCacheTtlMs` (expiry and revocation are still checked on every call). */
+  readonly #tokenRecords: RowCache<string, TokenRecord>;
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -91,7 +100,7 @@ export class AppAuthService {
         ])
         .where('api_tokens.token_hash', '=', tokenHash),
     );
-    this.#tokenRows = options.tokenCacheTtlMs > 0 ? new Map<string, { row: TokenRow; until: number }>() : undefined;
+    this.#tokenRecords = new RowCache(options.tokenCacheTtlMs, TOKEN_CACHE_MAX_ENTRIES);
   }
 
   /**
@@ -101,22 +110,10 @@ export class AppAuthService {
    * made by another process (instance, CLI), within `tokenCacheTtlMs`.
    */
   forgetCachedTokens(): void {
-    this.#tokenRows?.clear();
+    this.#tokenRecords.clear();
   }
 
-  async #tokenRow(tokenHash: string): Promise<TokenRow | undefined> {
-    const cache = this.#tokenRows;
-    if (!cache) return (await this.findToken(tokenHash))[0];
-    // Wall time (not the service clock): how long a row may be reused is about the database, not the day.
-    const now = performance.now();
-    const cached = cache.get(tokenHash);
-    if (cached && cached.until > now) return cached.row;
-    const [row] = await this.findToken(tokenHash);
-    if (!row) return undefined;
-    if (cache.size >= TOKEN_CACHE_MAX_ENTRIES) cache.clear();
-    cache.set(tokenHash, { row, until: now + this.options.tokenCacheTtlMs });
-    return row;
-  }
+  readonly #readTokenRecord = async (tokenHash: string) => recordOf(await this.findToken(tokenHash));
 
   /**
    * A new one-time key for `userId` opening `appId`; the raw key is returned once and never
@@ -228,30 +225,17 @@ export class AppAuthService {
     }
     if (!TOKEN_FORMAT.test(rawToken)) throw invalidToken();
     const tokenHash = hashSecret(rawToken);
-    const row = await this.#tokenRow(tokenHash);
-    if (!row || !digestsEqual(row.token_hash, tokenHash)) throw invalidToken();
-    if (row.revoked_at !== null) {
+    const record = await this.#tokenRecords.get(tokenHash, this.#readTokenRecord);
+    if (!record || !digestsEqual(record.tokenHash, tokenHash)) throw invalidToken();
+    if (record.revokedAt !== null) {
       throw appError('token_revoked', 'This token has been revoked; open the app again for a new one.');
     }
-    if (row.expires_at <= this.clock.now()) {
+    const { caller } = record;
+    if (caller.expiresAt <= this.clock.now()) {
       throw appError('token_expired', 'This token has expired; open the app again for a new one.');
     }
-    const {
-      token_id,
-      token_hash,
-      app_id,
-      expires_at,
-      revoked_at,
-      app_status,
-      app_permissions,
-      granted_permissions,
-      ...user
-    } = row;
-    if (app_status !== 'active') throw appDisabled(app_id);
-    // An app that drops a permission loses it at once; one it adds needs the user's consent first.
-    const granted = decodePermissions(granted_permissions);
-    const permissions = decodePermissions(app_permissions).filter((permission) => granted.includes(permission));
-    return { tokenId: token_id, appId: app_id, userId: user.id, expiresAt: expires_at, user, permissions };
+    if (record.appStatus !== 'active') throw appDisabled(caller.appId);
+    return caller;
   }
 
   async revokeToken(tokenId: string): Promise<void> {
@@ -317,6 +301,39 @@ export class AppAuthService {
     }
     return invalidKey();
   }
+}
+
+/** The caller a token's row describes, with the permissions it may use; undefined when there is no row. */
+function recordOf([row]: TokenRow[]): TokenRecord | undefined {
+  if (!row) return undefined;
+  const {
+    token_id,
+    token_hash,
+    app_id,
+    expires_at,
+    revoked_at,
+    app_status,
+    app_permissions,
+    granted_permissions,
+    ...user
+  } = row;
+  // An app that drops a permission loses it at once; one it adds needs the user's consent first.
+  const granted = decodePermissions(granted_permissions);
+  const permissions = decodePermissions(app_permissions).filter((permission) => granted.includes(permission));
+  return {
+    tokenHash: token_hash,
+    revokedAt: revoked_at,
+    appStatus: app_status,
+    // Shared by every call of the token while cached: frozen so that no call can change it for the others.
+    caller: Object.freeze({
+      tokenId: token_id,
+      appId: app_id,
+      userId: user.id,
+      expiresAt: expires_at,
+      user: Object.freeze(user),
+      permissions: Object.freeze(permissions) as Permission[],
+    }),
+  };
 }
 
 const invalidKey = () => appError('invalid_key', 'The key is not valid.');

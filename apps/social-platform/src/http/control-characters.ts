@@ -45,6 +45,13 @@ export function refuseControlCharactersInField(name: string, value: string, kind
 }
 
 /**
+ * Query and path values are pieces of the URL, decoded only where it has a `%` (a `+` becomes a
+ * space): a URL without `%` and without a control character of its own cannot give one, and one
+ * scan of it is cheaper than walking the parsed values on every call.
+ */
+const urlMayHoldControlCharacters = (url: string): boolean => url.includes('%') || CONTROL_IN_PARAMETERS.test(url);
+
+/**
  * Refuses, before any route runs, a query, path parameter or parsed form/JSON body that
  * holds a control character: 400 `invalid_characters`, rendered by the route's own error
  * handler (the API's envelope, or an HTML page). Multipart bodies are streamed by their
@@ -53,9 +60,10 @@ export function refuseControlCharactersInField(name: string, value: string, kind
 export function refuseControlCharacters(app: FastifyInstance): void {
   app.addHook('preValidation', (request, _reply, done) => {
     const offender =
-      firstOffender(request.query, CONTROL_IN_PARAMETERS, 'query') ??
-      firstOffender(request.params, CONTROL_IN_PARAMETERS, 'path') ??
-      firstOffender(request.body, CONTROL_IN_BODY, 'body');
+      (urlMayHoldControlCharacters(request.url)
+        ? (firstOffender(request.query, CONTROL_IN_PARAMETERS, 'query') ??
+          firstOffender(request.params, CONTROL_IN_PARAMETERS, 'path'))
+        : undefined) ?? firstOffender(request.body, CONTROL_IN_BODY, 'body');
     done(offender ? controlCharacters(offender) : undefined);
   });
 }

@@ -29,7 +29,7 @@ export const friendMethods = [
     params: { user_id: userIdParam, friend_user_id: integerParam(true, 'The other user.') },
     async handler({ ctx, caller, params }) {
       const subject = await subjectOf(ctx, caller, params.user_id);
-      const other = await ctx.users.getById(params.friend_user_id);
+      const other = await ctx.users.getRecent(params.friend_user_id);
       // Asking about two other people reveals part of a friends list: the same rule applies.
       if (subject.id !== caller.userId && other.id !== caller.userId) {
         await requireFriendsListVisible(ctx, caller, subject);

@@ -3,6 +3,7 @@ import { type Kysely, type Selectable, sql } from 'kysely';
 import { z } from 'zod';
 import { isUniqueViolation } from '../db/errors.ts';
 import { likePattern, type PageRequest, type PageResult, pageOf } from '../db/paging.ts';
+import { RowCache } from '../db/row-cache.ts';
 import { isRowId } from '../db/row-id.ts';
 import type { DB, UserTable, Visibility } from '../db/schema.ts';
 import { appError } from '../error-catalogue.ts';
@@ -57,18 +58,26 @@ export function invalidInput(
 export const userNotFound = (what: string | number) =>
   appError('user_not_found', `There is no user ${typeof what === 'number' ? `with id ${what}` : what}.`);
 
+/** Users whose rows an instance keeps for api.php at most (then it starts over). */
+const USER_CACHE_MAX_ENTRIES = 10_000;
+
 /** Accounts: sign-up, look-up, login check, search. */
 export class UsersService {
   /** By id: run on most api.php calls, so compiled once. */
   private readonly selectById;
+  /** Rows api.php read by id, for `cacheTtlMs` (see `findRecent`). */
+  readonly #recent: RowCache<number, User>;
 
   constructor(
     private readonly db: Kysely<DB>,
     private readonly clock: Clock,
+    /** How long (ms) api.php may reuse a user's row (USER_CACHE_TTL_MS; 0: never). */
+    cacheTtlMs = 0,
   ) {
     this.selectById = prepareQuery(db, [0], (id: number) =>
       db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id),
     );
+    this.#recent = new RowCache(cacheTtlMs, USER_CACHE_MAX_ENTRIES);
   }
 
   async create(input: NewUser): Promise<User> {
@@ -113,6 +122,27 @@ export class UsersService {
     const user = await this.findById(id);
     if (!user) throw userNotFound(id);
     return user;
+  }
+
+  /**
+   * Like getById, but the row may be up to `cacheTtlMs` old: api.php's reads of other users
+   * (`user_id`). Every write of `users` in this process drops these rows (`forgetRecent`), so
+   * only changes made by another process (instance, CLI) may take that long to show.
+   */
+  async getRecent(id: number): Promise<User> {
+    const user = await this.#recent.get(id, this.#readFrozen);
+    if (!user) throw userNotFound(id);
+    return user;
+  }
+
+  /** Shared by the calls that reuse it: frozen so that none can change it for the others. */
+  readonly #readFrozen = async (id: number) => {
+    const user = await this.findById(id);
+    return user && Object.freeze(user);
+  };
+
+  forgetRecent(): void {
+    this.#recent.clear();
   }
 
   findByUserName(userName: string): Promise<User | undefined> {
