@@ -49,6 +49,8 @@ interface BuildFigures {
   idlePauseMs: number;
   /** CPU time of the main thread alone over the build (Linux: /proc/self/task/<pid>/stat). */
   mainThreadCpuS: number;
+  /** The same over the idle probe afterwards: the probe's own cost, per second. */
+  idleMainThreadCpuSPerS: number;
   wallS: number;
   cpuS: number;
   rssBeforeMb: number;
@@ -117,14 +119,18 @@ async function measureBuild(mode: Mode, rows: number): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 50));
   const pauses = probe.stop();
   const idle = pauseProbe();
-  await new Promise((resolve) => setTimeout(resolve, Math.min(10_000, wallS * 1000)));
+  const idleCpuStart = mainThreadCpuSeconds();
+  const idleS = Math.min(10, wallS);
+  await new Promise((resolve) => setTimeout(resolve, idleS * 1000));
   const idlePauseMs = idle.stop().longestPauseMs;
+  const idleMainThreadCpuSPerS = (mainThreadCpuSeconds() - idleCpuStart) / idleS;
   const figures: BuildFigures = {
     mode,
     rows,
     ...pauses,
     idlePauseMs,
     mainThreadCpuS,
+    idleMainThreadCpuSPerS,
     wallS,
     cpuS: (cpu.user + cpu.system) / 1e6,
     rssBeforeMb,
@@ -158,7 +164,7 @@ async function compareBuilds(rows: number): Promise<void> {
   const worker = await buildInChild('worker', rows);
   for (const figures of [inThread, worker]) {
     console.log(
-      `${rows} rows, ${figures.mode}: longest pause ${figures.longestPauseMs.toFixed(1)} ms (loop delay max ${figures.loopDelayMaxMs.toFixed(1)} ms; idle loop afterwards ${figures.idlePauseMs.toFixed(1)} ms), main thread CPU ${figures.mainThreadCpuS.toFixed(2)} s, build ${figures.wallS.toFixed(2)} s wall / ${figures.cpuS.toFixed(2)} s CPU, RSS ${figures.rssBeforeMb.toFixed(0)} MB before, ${figures.peakRssMb.toFixed(0)} MB peak (load ${load()})`,
+      `${rows} rows, ${figures.mode}: longest pause ${figures.longestPauseMs.toFixed(1)} ms (loop delay max ${figures.loopDelayMaxMs.toFixed(1)} ms; idle loop afterwards ${figures.idlePauseMs.toFixed(1)} ms), main thread CPU ${figures.mainThreadCpuS.toFixed(2)} s (the probe alone: ${(figures.idleMainThreadCpuSPerS * figures.wallS).toFixed(2)} s), build ${figures.wallS.toFixed(2)} s wall / ${figures.cpuS.toFixed(2)} s CPU, RSS ${figures.rssBeforeMb.toFixed(0)} MB before, ${figures.peakRssMb.toFixed(0)} MB peak (load ${load()})`,
     );
   }
   const details = {
@@ -168,6 +174,7 @@ async function compareBuilds(rows: number): Promise<void> {
     worker_loop_delay_max_ms: worker.loopDelayMaxMs,
     worker_idle_pause_ms: worker.idlePauseMs,
     worker_main_thread_cpu_s: worker.mainThreadCpuS,
+    probe_cpu_s: worker.idleMainThreadCpuSPerS * worker.wallS,
     in_thread_pause_ms: inThread.longestPauseMs,
     in_thread_main_thread_cpu_s: inThread.mainThreadCpuS,
     worker_wall_s: worker.wallS,
