@@ -185,7 +185,7 @@ export const envSchema = baseEnvSchema.extend({
   RDAP_HOST_RATE_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(10),
   /**
    * JSON map RDAP host → requests started per second, over RDAP_HOST_RATE_PER_SECOND for those
-   * hosts, e.g. {"rdap.verisign.com":50} (.com and .net share that host). The lifecycle tells
+   * hosts, e.g. {"rdap.verisign.com":60} (.com and .net share that host). The lifecycle tells
    * when a registry host needs more than its rate (a warning, rdap_plan_needed_rate).
    */
   RDAP_HOST_RATES: jsonEnv(
