@@ -1,6 +1,6 @@
+import { createReadStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { temporaryPath } from '@repo/server-kit/temp-files';
-import { openDecompressed } from './byte-source.ts';
 import { compareBytes, type NameBatch, NameBatchWriter } from './name-batch.ts';
 import { SortWorkerClient } from './sort-worker-client.ts';
 
@@ -16,7 +16,7 @@ export interface ExternalSortOptions {
 
 /**
  * Sorts batches of names in byte order (as `LC_ALL=C sort -u`) and drops duplicates, in bounded
- * memory: a worker thread (sort-worker.ts) sorts chunks of `chunkNames` and spills them as gzip
+ * memory: a worker thread (sort-worker.ts) sorts chunks of `chunkNames` and spills them as
  * runs while this thread goes on reading; the runs are then k-way merged here. Names travel as
  * bytes (NameBatch) all the way; empty names are dropped. The batches' bytes are transferred to
  * the worker: the caller must not reuse them.
@@ -42,7 +42,7 @@ export async function* sortUnique(
   }
 }
 
-/** Read and decompressed chunk size per run in the merge: ~160 runs are open at once for `.com`. */
+/** Read size per run in the merge: ~160 runs are open at once for `.com`. */
 const RUN_BUFFER_BYTES = 32 * 1024;
 const NEWLINE = 0x0a;
 const EMPTY = Buffer.alloc(0);
@@ -88,7 +88,7 @@ class RunCursor {
 async function* mergeRuns(files: string[]): AsyncGenerator<NameBatch> {
   const heap = new CursorHeap();
   for (const file of files) {
-    const cursor = new RunCursor(await openDecompressed(file, { bufferBytes: RUN_BUFFER_BYTES }));
+    const cursor = new RunCursor(createReadStream(file, { highWaterMark: RUN_BUFFER_BYTES }));
     if (await cursor.advance()) heap.push(cursor);
   }
   // The writer drops a name equal to the one before it: the same name from two runs.

@@ -72,19 +72,32 @@ export class SortChunk {
     let count = 0;
     let previousStart = 0;
     let previousEnd = -1;
-    for (let i = 0; i < order.length; i++) {
-      const index = order[i]!;
-      const start = starts[index]!;
-      const end = ends[index]!;
-      // The first name is compared with an end before its start: a negative length, less than any name.
-      const comparison = compareBytes(arena, previousStart, previousEnd, arena, start, end);
-      if (comparison === 0) continue;
-      if (comparison > 0) throw new Error('A sort chunk came out of order');
-      for (let j = start; j < end; j++) out[at++] = arena[j]!;
-      out[at++] = NEWLINE;
-      count++;
-      previousStart = start;
-      previousEnd = end;
+    let previousFirst = 0;
+    for (let block = 0; block < order.length; block += TOUCH_AHEAD) {
+      const blockEnd = Math.min(block + TOUCH_AHEAD, order.length);
+      // The names are read in sorted order, so each is a random place in the arena, most of them
+      // out of the processor's caches: reading a block's first bytes first, in a loop of
+      // independent loads, lets their cache misses overlap instead of waiting for each in turn.
+      // (What they read is put to use, a first check of the order, so the loads stay.)
+      for (let i = block; i < blockEnd; i++) {
+        const first = arena[starts[order[i]!]!]!;
+        if (first < previousFirst) throw new Error('A sort chunk came out of order');
+        previousFirst = first;
+      }
+      for (let i = block; i < blockEnd; i++) {
+        const index = order[i]!;
+        const start = starts[index]!;
+        const end = ends[index]!;
+        // The first name is compared with an end before its start: a negative length, less than any name.
+        const comparison = compareBytes(arena, previousStart, previousEnd, arena, start, end);
+        if (comparison === 0) continue;
+        if (comparison > 0) throw new Error('A sort chunk came out of order');
+        for (let j = start; j < end; j++) out[at++] = arena[j]!;
+        out[at++] = NEWLINE;
+        count++;
+        previousStart = start;
+        previousEnd = end;
+      }
     }
     this.#count = 0;
     this.#used = 0;
@@ -157,6 +170,8 @@ export class SortChunk {
 }
 
 const NEWLINE = 0x0a;
+/** Names whose first bytes are read ahead of copying them out (see sortedDistinct). */
+const TOUCH_AHEAD = 64;
 
 /** Far above any host name (253); bounds the arena room one name may need. */
 const MAX_NAME_BYTES = 64 * 1024;

@@ -1,8 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { parentPort, workerData } from 'node:worker_threads';
-import { gzip, constants as zlibConstants } from 'node:zlib';
 import type { NameBatch } from './name-batch.ts';
 import { SortChunk } from './sort-chunk.ts';
 import type { SortWorkerReply, SortWorkerRequest, SortWorkerSetup } from './sort-worker-protocol.ts';
@@ -10,12 +8,11 @@ import type { SortWorkerReply, SortWorkerRequest, SortWorkerSetup } from './sort
 /**
  * The sorting half of the external sort, in a thread of its own so that it runs on the second
  * core while the importing thread decompresses and parses (as `sort` runs beside `zcat | awk`):
- * it fills chunks with the names it is sent, sorts each full chunk and spills it as a gzip run.
+ * it fills chunks with the names it is sent, sorts each full chunk and spills it as a run.
  * Requests are handled one at a time, in order; each batch is acknowledged once it is in a chunk,
  * which is what bounds the batches in flight.
  */
 const { runDir, chunkNames } = workerData as SortWorkerSetup;
-const gzipAsync = promisify(gzip);
 const chunk = new SortChunk(chunkNames);
 const runs: string[] = [];
 let queue = Promise.resolve();
@@ -44,10 +41,14 @@ async function handle(request: SortWorkerRequest): Promise<void> {
   reply({ type: 'done', runs });
 }
 
+/**
+ * A run is the sorted names as they are, as `sort` spills its temporary files: gzip (level 1) cost
+ * ~0.18 µs of CPU per name to write and read back, a tenth of an import, to make the temporary
+ * files ~2.5× smaller (for `.com`, ~2.6 GB instead of ~1 GB, next to its 4.6 GB download).
+ */
 async function spill(sorted: NameBatch): Promise<void> {
-  const file = path.join(runDir, `run-${String(runs.length).padStart(5, '0')}.gz`);
-  // Level 1: runs are read once, soon; the point is to cut temp disk use ~4× at little CPU cost.
-  await writeFile(file, await gzipAsync(sorted.bytes, { level: zlibConstants.Z_BEST_SPEED }));
+  const file = path.join(runDir, `run-${String(runs.length).padStart(5, '0')}.txt`);
+  await writeFile(file, sorted.bytes);
   runs.push(file);
 }
 
