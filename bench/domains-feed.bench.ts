@@ -3,7 +3,8 @@
  * first page a client polls (`limit=1`, target >= 0.4), the default page, every filter at
  * once, and pages at offset 10,000, each against a bare Fastify hello-world measured in the
  * same run (API and baseline each in its own process, wrk in a third; ratio of requests/s and
- * of CPU per request, p95 alongside). One scenario
+ * of CPU per request, p95 alongside), and a keyed, counted no-op route of the same server
+ * (`keyed-no-op`: what every /v1 call costs, so the rest is the feed page's). One scenario
  * runs with the `total` cache off, to show what counting costs. FEED_BENCH_ROWS overrides
  * the row count and FEED_BENCH_SCENARIOS (comma list of names) the scenarios run (quick runs).
  *
@@ -49,6 +50,8 @@ async function measure(dialect: Dialect): Promise<void> {
   const env = {
     ...database.env,
     JOBS_SCHEDULER: 'off',
+    // To measure the row cache's part: FEED_ROW_CACHE_ROWS=0 npm run bench -- domains-feed.bench
+    ...(process.env.FEED_ROW_CACHE_ROWS ? { FEED_ROW_CACHE_ROWS: process.env.FEED_ROW_CACHE_ROWS } : {}),
   };
   const servers: ServerProcess<DomainIntelInfo>[] = [];
   const hello = await startHelloWorld();
@@ -61,11 +64,23 @@ async function measure(dialect: Dialect): Promise<void> {
     } finally {
       await setup.close();
     }
-    const cached = await startDomainIntel({ env });
+    const cached = await startDomainIntel({ env, keyedPing: true, feedIndexReady: true });
     servers.push(cached);
-    const uncached = await startDomainIntel({ env: { ...env, FEED_COUNT_CACHE_SECONDS: '0' } });
+    const uncached = await startDomainIntel({ env: { ...env, FEED_COUNT_CACHE_SECONDS: '0' }, feedIndexReady: true });
     servers.push(uncached);
     const only = process.env.FEED_BENCH_SCENARIOS?.split(',');
+    // What the feed page adds is measured against a keyed, counted no-op route of the same server.
+    if (!only || only.includes('keyed-no-op')) {
+      await reportAgainstHelloWorld({
+        name: `domains-feed-${dialect}-keyed-no-op`,
+        target: '>= 0.4',
+        label: 'ping',
+        hello,
+        candidate: { server: cached, path: '/v1/bench/ping', headers: cached.info.headers },
+        compare: { rounds: benchRounds(3), connections: 10 },
+        details: { rows: ROWS },
+      });
+    }
     for (const scenario of scenarios.filter(({ name }) => !only || only.includes(name))) {
       const server = scenario.uncachedTotal ? uncached : cached;
       const path = `/v1/domains${scenario.query}`;

@@ -24,6 +24,11 @@ export interface DomainIntelServerOptions {
   keyedPing?: boolean;
   /** LOG_LEVEL=silent and no logger (for latency benchmarks that measure upstream waits). */
   quiet?: boolean;
+  /**
+   * Listen only once the in-memory feed index is built: its build's CPU (a worker thread of the
+   * same process) would otherwise be counted against the first requests measured.
+   */
+  feedIndexReady?: boolean;
 }
 
 export interface DomainIntelInfo {
@@ -56,6 +61,7 @@ export async function domainIntelServer(options: DomainIntelServerOptions): Prom
     email: `bench-${process.pid}-${Date.now()}@example.com`,
     plan: 'enterprise',
   });
+  if (options.feedIndexReady) await app.ctx.feed.index();
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   return {
     url,
