@@ -46,7 +46,7 @@ const filtersArbitrary: fc.Arbitrary<FeedFilters> = fc
     hyphens: fc.constantFrom(false as const, null),
     digits: fc.constantFrom(false as const, null),
     // 1 byte (a bitmap), 2 (a union of trigrams), 3 (one trigram) and longer (candidates checked byte by byte).
-    contains: fc.option(fc.stringMatching(/^[a-c0-9-]{1,4}$/), { nil: null, freq: 3 }),
+    contains: fc.option(fc.stringMatching(/^[a-c0-9-]{1,6}$/), { nil: null, freq: 3 }),
     minAltTlds: fc.option(fc.integer({ min: 0, max: 4 }), { nil: null }),
     dropsAfter: fc.option(
       dayOffset.map((time) => time + 6 * DAY),

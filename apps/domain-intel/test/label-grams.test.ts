@@ -26,15 +26,18 @@ const rowsWith = (bits: Uint32Array, size: number) =>
 describe('label grams (the contains prefilter)', () => {
   // Few symbols, so trigrams repeat across rows and some lists come out as bitmaps, others as gap lists;
   // `_` and `A` are bytes outside the alphabet, which end a trigram as the label's end does.
-  const label = fc.stringMatching(/^[ab1-][ab1_A-]{0,6}$/);
-  const needle = fc.stringMatching(/^[ab1-]{1,5}$/);
+  const label = fc.stringMatching(/^[ab1-][ab1_A-]{0,13}$/);
+  // Long needles too (up to 12 bytes), drawn also from the labels themselves so that they match.
+  const needle = fc.oneof(fc.stringMatching(/^[ab1-]{1,12}$/), fc.stringMatching(/^[ab1-]{4,6}$/));
 
-  test('1-3 byte needles mark exactly the labels holding them; longer ones a superset', () => {
+  test('1-3 byte needles mark exactly the labels holding them; longer ones a superset, exact once checked', () => {
     fc.assert(
       fc.property(
         fc.array(label, { minLength: 1, maxLength: 300 }),
         fc.array(needle, { maxLength: 20 }),
         (labels, needles) => {
+          const fromLabels = labels.flatMap((text) => (text.length >= 4 ? [text.slice(1, 9), text.slice(0, 4)] : []));
+          needles = [...needles, ...fromLabels.filter((text) => /^[ab1-]+$/.test(text)).slice(0, 10)];
           const domains = labels.map((text, i) => `${text}.${['com', 'ab1', 'net'][i % 3]}`);
           const columns = FeedColumns.fromRows(domains.map(row));
           const grams = labelGrams(columns);
@@ -52,12 +55,49 @@ describe('label grams (the contains prefilter)', () => {
                 holding.every((i) => marked.includes(i)),
                 `needle ${text}: a row holding it is not a candidate`,
               );
+              const checked = marked.filter((i) => columns.labelContains(i, Buffer.from(text, 'latin1')));
+              assert.deepEqual(checked, holding, `needle ${text}: the byte check of the candidates`);
             }
           }
         },
       ),
       { numRuns: 200, seed: 3 },
     );
+  });
+
+  test('a long needle takes the rows holding all its trigrams, and the byte check drops those not consecutive', () => {
+    // abcd: abc and bcd in every label but the first two, consecutive only in `abcd` and `xabcdx`.
+    // 32 filler labels before each, so the rows lie in different words of the bitmaps, with words between.
+    const labels = ['zbcd', 'abcz', 'abcxbcd', 'bcdabc', 'abcd', 'xabcdx', 'abcabcbcd'];
+    const filler = (i: number) => Array.from({ length: 32 }, (_, k) => `f${i}x${k}`);
+    const columns = FeedColumns.fromRows(
+      labels.flatMap((text, i) => [...filler(i), text]).map((text) => row(`${text}.com`)),
+    );
+    const at = (...indexes: number[]) => indexes.map((i) => 33 * i + 32);
+    const grams = labelGrams(columns);
+    const bits = bitmapFor(columns.size);
+    const marked = (needle: string) => {
+      assert.equal(markLabelGrams(grams, Buffer.from(needle), bits), 'candidates');
+      return rowsWith(bits, columns.size);
+    };
+    const checked = (needle: string) => marked(needle).filter((i) => columns.labelContains(i, Buffer.from(needle)));
+    assert.deepEqual(marked('abcd'), at(2, 3, 4, 5, 6));
+    assert.deepEqual(checked('abcd'), at(4, 5));
+    // 5+ bytes: every trigram of `cdabc` is only in row 3; `bcabcb` only in row 6, where it is the needle.
+    assert.deepEqual(checked('cdabc'), at(3));
+    assert.deepEqual(marked('bcabcb'), at(6));
+    // Every trigram of `abcabcd` is in row 6, never consecutively.
+    assert.deepEqual(marked('abcabcd'), at(6));
+    assert.deepEqual(checked('abcabcd'), []);
+    // A needle none of whose rows hold all its trigrams.
+    assert.deepEqual(marked('zbcdabc'), []);
+  });
+
+  test('the byte check never matches across the label end', () => {
+    const columns = FeedColumns.fromRows([row('ab.abcd'), row('xabcd.com')]);
+    assert.equal(columns.labelContains(0, Buffer.from('abcd')), false);
+    assert.equal(columns.labelContains(0, Buffer.from('ab')), true);
+    assert.equal(columns.labelContains(1, Buffer.from('abcd')), true);
   });
 
   test('a needle with a byte outside the alphabet is not answered from the grams', () => {

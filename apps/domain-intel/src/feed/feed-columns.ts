@@ -282,13 +282,16 @@ export class FeedColumns {
   /** Whether row i's label (the domain up to its first dot) contains `needle` (ASCII bytes). */
   labelContains(i: number, needle: Uint8Array): boolean {
     const bytes = this.#domainBytes;
-    const start = this.#domainStart[i]!;
-    let end = start;
-    while (end < this.#domainStart[i + 1]! && bytes[end] !== 0x2e) end++;
-    const last = end - needle.length;
-    outer: for (let at = start; at <= last; at++) {
-      for (let k = 0; k < needle.length; k++) if (bytes[at + k] !== needle[k]) continue outer;
-      return true;
+    const last = this.#domainStart[i + 1]! - needle.length;
+    const first = needle[0];
+    // One pass, stopping at the label's end (its first dot), which a match may not cross.
+    for (let at = this.#domainStart[i]!; at <= last; at++) {
+      const byte = bytes[at];
+      if (byte === 0x2e) return false;
+      if (byte !== first) continue;
+      let k = 1;
+      while (k < needle.length && bytes[at + k] === needle[k] && needle[k] !== 0x2e) k++;
+      if (k === needle.length) return true;
     }
     return false;
   }

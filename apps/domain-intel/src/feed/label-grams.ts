@@ -1,3 +1,4 @@
+import { popcount } from './feed-clusters.ts';
 import type { FeedColumns } from './feed-columns.ts';
 
 /**
@@ -11,7 +12,8 @@ import type { FeedColumns } from './feed-columns.ts';
  *   (one bit per row). The third symbol may also be END: the label ends there (or a byte outside
  *   the alphabet follows). A 3-byte needle is exactly its trigram's rows; a 2-byte needle `xy`
  *   exactly the union of `xy?` over every third symbol and END; a longer needle is a subset of
- *   its rarest trigram's rows, which the caller checks byte by byte.
+ *   the rows holding all of its trigrams (intersected rarest first, while that still pays), which
+ *   the caller checks byte by byte.
  *
  * Built by a pure function from FeedColumns (typed arrays in, typed arrays out), so it can be
  * built wherever the columns are. About 5 bytes a row for the unigrams plus 1–2 bytes per
@@ -166,13 +168,83 @@ export function markLabelGrams(grams: LabelGrams, needle: Uint8Array, into: Uint
     for (let c = 0; c < SYMBOLS; c++) orTrigram(grams, pair + c, into);
     return 'exact';
   }
-  let rarest = -1;
-  for (let k = 0; k + 2 < symbols.length; k++) {
-    const g = (symbols[k]! * SYMBOLS + symbols[k + 1]!) * SYMBOLS + symbols[k + 2]!;
-    if (rarest === -1 || grams.counts[g]! < grams.counts[rarest]!) rarest = g;
+  if (symbols.length === 3) {
+    orTrigram(grams, (symbols[0]! * SYMBOLS + symbols[1]!) * SYMBOLS + symbols[2]!, into);
+    return 'exact';
   }
-  orTrigram(grams, rarest, into);
-  return symbols.length === 3 ? 'exact' : 'candidates';
+  // 4+ bytes: the rows holding every one of the needle's trigrams, rarest first. The caller still
+  // checks their bytes: the trigrams being in a label does not make them consecutive there.
+  const trigrams = [
+    ...new Set(symbols.slice(2).map((c, k) => (symbols[k]! * SYMBOLS + symbols[k + 1]!) * SYMBOLS + c)),
+  ];
+  trigrams.sort((a, b) => grams.counts[a]! - grams.counts[b]!);
+  orTrigram(grams, trigrams[0]!, into);
+  let candidates = grams.counts[trigrams[0]!]!;
+  for (let t = 1; t < trigrams.length && candidates > 0; t++) {
+    const g = trigrams[t]!;
+    // Stop where reading the next trigram's rows costs more than checking the candidates' bytes.
+    if (trigramBytes(grams, g) > BYTES_READ_PER_CHECK * candidates) break;
+    const left = andTrigram(grams, g, into);
+    // Stop once the candidates stop shrinking: a later (more common) trigram rarely does better.
+    const shrank = left < candidates - (candidates >>> 4);
+    candidates = left;
+    if (!shrank) break;
+  }
+  return 'candidates';
+}
+
+/**
+ * How many bytes of a trigram's rows cost as much to read as one candidate's byte check (a call,
+ * the label's bytes); roughly measured, and only the order of magnitude matters.
+ */
+const BYTES_READ_PER_CHECK = 16;
+
+/** The bytes read to intersect with trigram g: its gap list, or its bitmap. */
+function trigramBytes({ words, gapStart, denseSlot }: LabelGrams, g: number): number {
+  return denseSlot[g]! >= 0 ? words * 4 : gapStart[g + 1]! - gapStart[g]!;
+}
+
+/** Keeps in `into` only the bits of trigram g's rows; returns how many bits are left. */
+function andTrigram({ words, gapStart, gaps, denseSlot, dense }: LabelGrams, g: number, into: Uint32Array): number {
+  let left = 0;
+  const slot = denseSlot[g]!;
+  if (slot >= 0) {
+    const from = words * slot;
+    for (let w = 0; w < words; w++) {
+      const kept = into[w]! & dense[from + w]!;
+      into[w] = kept;
+      if (kept !== 0) left += popcount(kept);
+    }
+    return left;
+  }
+  // The list's rows in order, a word's worth at a time: that word keeps the list's bits, the words skipped none.
+  let word = 0;
+  let mask = 0;
+  let row = -1;
+  for (let at = gapStart[g]!, end = gapStart[g + 1]!; at < end; ) {
+    let byte = gaps[at++]!;
+    let gap = byte & 0x7f;
+    for (let shift = 7; byte & 0x80; shift += 7) {
+      byte = gaps[at++]!;
+      gap += (byte & 0x7f) * 2 ** shift;
+    }
+    row += gap;
+    const w = row >>> 5;
+    if (w !== word) {
+      const kept = into[word]! & mask;
+      into[word] = kept;
+      if (kept !== 0) left += popcount(kept);
+      into.fill(0, word + 1, w);
+      word = w;
+      mask = 0;
+    }
+    mask |= 1 << (row & 31);
+  }
+  const kept = into[word]! & mask;
+  into[word] = kept;
+  if (kept !== 0) left += popcount(kept);
+  into.fill(0, word + 1, words);
+  return left;
 }
 
 /** Sets the bits of trigram g's rows. */
