@@ -120,6 +120,11 @@ export const envSchema = baseEnvSchema.extend({
   /** How often a process checks whether another process changed the feed (its index is then rebuilt), in seconds. */
   FEED_INDEX_CHECK_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
   /**
+   * After a pipeline run, how long the previous feed index keeps answering while the new one
+   * builds, in seconds (0: SQL answers during every rebuild). Both indexes are in memory meanwhile.
+   */
+  FEED_INDEX_STALE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
+  /**
    * Feed rows kept in memory for the current feed version, so pages served from the index need
    * not read their rows again (~0.6 KB a row: 12 MB at the default; 0 = off). Emptied whenever the feed version moves.
    */

@@ -236,6 +236,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       countCacheSeconds: config.FEED_COUNT_CACHE_SECONDS,
       index: config.FEED_INDEX,
       indexCheckSeconds: config.FEED_INDEX_CHECK_SECONDS,
+      indexStaleSeconds: config.FEED_INDEX_STALE_SECONDS,
       rowCacheRows: config.FEED_ROW_CACHE_ROWS,
       onIndexError: (error, version) =>
         log.warn(

@@ -13,7 +13,7 @@ import { createTestApp, type TestApp } from './helpers.ts';
 
 const NOW = Date.parse('2026-03-10T12:00:00Z');
 const DAY = 86_400_000;
-const failing = (name: 'throws' | 'exits' | 'hangs') =>
+const failing = (name: 'throws' | 'exits' | 'hangs' | 'hangs-after-one-row') =>
   new URL(`./fixtures/feed-build-worker/${name}.js`, import.meta.url);
 
 const ALL: FeedFilters = {
@@ -130,6 +130,39 @@ for (const target of databaseTargets()) {
       const building = buildFeedIndexPartsInWorker(columns, 0, { signal: abort.signal, entry: failing('hangs') });
       abort.abort(new Error('superseded'));
       await assert.rejects(building, /superseded/);
+    });
+    test("the previous version's index answers while a build runs, for FEED_INDEX_STALE_SECONDS from the first move", async () => {
+      const own = await createTestApp({ target });
+      const db = own.app.ctx.database.db;
+      const clock = new ManualClock(NOW);
+      const feed = new FeedService(db, own.app.ctx.database.dialect, clock, {
+        countCacheSeconds: 0,
+        index: 'memory',
+        indexCheckSeconds: 0,
+        indexStaleSeconds: 600,
+        indexWorker: failing('hangs-after-one-row'),
+      });
+      const total = async () => (await feed.list(ALL, { sort: 'dropped_at', limit: 5, offset: 0 })).total;
+      const pipelineRun = async (domain: string) => {
+        await db.insertInto('feed_domains').values(feedRow(domain)).execute();
+        await feed.invalidate();
+      };
+      try {
+        await pipelineRun('one.com');
+        assert.equal((await feed.index())?.columns.size, 1, 'the one-row feed is built');
+        await pipelineRun('two.com');
+        assert.equal(await total(), 1, 'the previous index answers while the new one builds');
+        clock.advance(300_000);
+        await pipelineRun('three.com');
+        assert.equal(await total(), 1, 'a second move does not restart the window');
+        clock.advance(299_999);
+        assert.equal(await total(), 1, 'still within 600 s of the first move');
+        clock.advance(1);
+        assert.equal(await total(), 3, 'past the window SQL answers: never an older feed');
+      } finally {
+        await feed.invalidate();
+        await own.close();
+      }
     });
   });
 }

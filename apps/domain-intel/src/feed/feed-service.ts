@@ -22,6 +22,12 @@ export interface FeedServiceOptions {
   index: 'memory' | 'off';
   /** How often (at most) a request checks the feed version for a change made elsewhere, in seconds. */
   indexCheckSeconds: number;
+  /**
+   * How long the index of the previous feed version keeps answering while the current one builds,
+   * in seconds, counted from when this process saw the version move (0: the SQL path answers during
+   * every rebuild).
+   */
+  indexStaleSeconds?: number;
   /** Told once per failed build of the index of a feed version (the SQL path keeps answering). */
   onIndexError?: (error: unknown, version: number) => void;
   /** The index build worker's entry (tests give one that fails); by default feed-build-worker-entry.js. */
@@ -46,14 +52,18 @@ interface Build {
  * With FEED_INDEX=memory the feed's filter and sort columns are also held in memory
  * (FeedIndex) and pages and totals come from there; only the page's rows are read from the
  * database. The index is built in the background after start and after every change of the
- * feed version (bumped by invalidate, in any process); until it is built, and while it is out
- * of date, the SQL path answers, so an answer is never older than the version check interval.
+ * feed version (bumped by invalidate, in any process). While the index of the new version builds
+ * (seconds to minutes at millions of rows), the previous version's index keeps answering for at
+ * most FEED_INDEX_STALE_SECONDS: a SQL count over millions of rows would cost seconds per call.
+ * Before the first index is built, and past that window, the SQL path answers.
  * The rows of pages served from the index are kept in a row cache of the index's feed version
  * (FEED_ROW_CACHE_ROWS), so a hot page reads nothing from the database.
  */
 export class FeedService {
   readonly #totals: LRUCache<string, number> | null;
   #index: FeedIndex | null = null;
+  /** The index of an earlier feed version, answering while the current one builds, and since when it is out of date. */
+  #previous: { index: FeedIndex; outdatedSince: number } | null = null;
   #building: Build | null = null;
   /** The feed version whose build failed last, and when it may be tried again. */
   #failed: { version: number; retryAt: number } | null = null;
@@ -187,7 +197,7 @@ export class FeedService {
   async invalidate(): Promise<void> {
     this.#totals?.clear();
     this.#rowCache?.clear();
-    this.#index = null;
+    this.#retire(this.clock.now());
     // A build under way reads the feed as it was: drop it now rather than at the next version check.
     this.#building?.abort.abort(new SupersededBuild(this.#building.version));
     this.#building = null;
@@ -210,7 +220,7 @@ export class FeedService {
       this.#knownVersion = Number(row?.version ?? 0);
     }
     if (this.#index && this.#index.version === this.#knownVersion) return this.#index;
-    this.#index = null;
+    this.#retire(now);
     const version = this.#knownVersion ?? 0;
     if (this.#building && this.#building.version !== version) {
       // A newer feed version superseded the build under way: stop its worker, build the new one.
@@ -221,6 +231,24 @@ export class FeedService {
     if (!this.#building && !(failed && failed.version === version && now < failed.retryAt)) {
       this.#building = this.#build(version, now);
     }
+    return this.#stale(now);
+  }
+
+  /**
+   * The current index becomes the previous one (kept by #stale while the new one builds). A second
+   * version move during a build finds no current index, so the window still counts from the first.
+   */
+  #retire(now: number): void {
+    if (!this.#index) return;
+    this.#previous = { index: this.#index, outdatedSince: now };
+    this.#index = null;
+  }
+
+  /** The previous version's index while it is within FEED_INDEX_STALE_SECONDS of being outdated; else null. */
+  #stale(now: number): FeedIndex | null {
+    const previous = this.#previous;
+    if (previous && now - previous.outdatedSince < (this.options.indexStaleSeconds ?? 0) * 1_000) return previous.index;
+    this.#previous = null;
     return null;
   }
 
@@ -242,6 +270,7 @@ export class FeedService {
           if (abort.signal.aborted) return null;
           this.#totals?.clear();
           this.#index = index;
+          this.#previous = null;
           this.#failed = null;
           return index;
         },
