@@ -5,26 +5,8 @@ import { databaseTargets } from '@repo/server-kit/testing';
 import fc from 'fast-check';
 import { FeedIndex } from '../src/feed/feed-index.ts';
 import type { FeedFilters, FeedPage } from '../src/feed/filters.ts';
-import { feedRow } from './feed-helpers.ts';
+import { EVERY_ROW, feedRow } from './feed-helpers.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
-
-/** No filter at all: every status, every row. */
-const EVERY_ROW: FeedFilters = {
-  tlds: null,
-  minYears: null,
-  minDa: null,
-  minTf: null,
-  droppedAfter: null,
-  droppedBefore: null,
-  status: 'any',
-  maxLength: null,
-  hyphens: null,
-  digits: null,
-  contains: null,
-  minAltTlds: null,
-  dropsAfter: null,
-  dropsBefore: null,
-};
 
 const NOW = Date.parse('2026-03-10T12:00:00Z');
 const DAY = 86_400_000;
