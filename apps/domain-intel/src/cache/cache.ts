@@ -1,4 +1,4 @@
-import type { Redis } from '@repo/server-kit';
+import { type Redis, TurnBatcher } from '@repo/server-kit';
 import { LRUCache } from 'lru-cache';
 
 /**
@@ -48,16 +48,35 @@ export class MemoryCache<T extends NonNullable<unknown>> implements Cache<T> {
   }
 }
 
-/** Redis cache shared by every API instance; entries expire through Redis `PX`. */
+/**
+ * Redis cache shared by every API instance; entries expire through Redis `PX`. Reads asked for in
+ * one turn of the event loop go to Redis as one MGET (server-kit's TurnBatcher): under load a
+ * server reads many requests per turn, and a round trip per call cost more than the call's other
+ * work. A read still sees every write this process issued before it (one connection, in order).
+ */
 export class RedisCache<T> implements Cache<T> {
   readonly #redis: Redis;
   readonly #namespace: string;
   readonly #onError: (error: unknown) => void;
+  readonly #reads: TurnBatcher<readonly string[], (string | null)[]>;
 
   constructor(redis: Redis, options: Pick<CacheOptions, 'namespace' | 'onError'>) {
     this.#redis = redis;
     this.#namespace = options.namespace;
     this.#onError = options.onError ?? (() => {});
+    this.#reads = new TurnBatcher((keyLists) => this.#readTogether(keyLists));
+  }
+
+  /** One MGET for the key lists of a turn, answered list by list. */
+  async #readTogether(keyLists: (readonly string[])[]): Promise<(string | null)[][]> {
+    const keys: string[] = [];
+    for (const list of keyLists) for (const key of list) keys.push(this.#key(key));
+    const values = await this.#redis.mget(keys);
+    let start = 0;
+    return keyLists.map((list) => {
+      start += list.length;
+      return values.slice(start - list.length, start);
+    });
   }
 
   #key(key: string): string {
@@ -72,7 +91,7 @@ export class RedisCache<T> implements Cache<T> {
   async getMany(keys: readonly string[]): Promise<(T | undefined)[]> {
     if (keys.length === 0) return [];
     try {
-      const values = await this.#redis.mget(...keys.map((key) => this.#key(key)));
+      const values = await this.#reads.add('', keys);
       return values.map((value) => this.#decode(value));
     } catch (error) {
       this.#onError(error);
