@@ -317,19 +317,37 @@ export class AccountsService {
    * than one is refused: a valid key followed by junk must not pass because the junk was dropped.
    */
   async authenticate(authorization: string | readonly string[] | undefined): Promise<Caller> {
-    const key = parseBearer(authorization);
-    if (!isWellFormedApiKey(key)) throw unauthorized('invalid_key', 'The API key is not valid.');
-    const owner = await this.#findKeyOwner(hashSecret(key));
+    const keyHash = hashSecret(wellFormedKey(authorization));
+    const owner = await this.#findKeyOwner(keyHash);
     if (!owner) throw unauthorized('invalid_key', 'The API key is not valid.');
-    if (owner.revoked_at !== null) throw unauthorized('key_revoked', 'This API key has been revoked.');
-    const plan = planOf(owner.plan);
     const now = this.clock.now();
-    if (effectiveSubscription(plan, owner, now).status === 'ended') {
-      throw unauthorized('key_revoked', 'The subscription of this key ended with its billing period.');
-    }
+    const caller = this.#callerOf(owner, now);
     if (owner.last_used_at === null || now - owner.last_used_at >= LAST_USED_RESOLUTION_MS) {
       owner.last_used_at = now;
       await this.repository.touchKey(owner.key_id, now);
+    }
+    return caller;
+  }
+
+  /**
+   * `authenticate` without waiting, for the common case: the caller when the key's owner row is
+   * cached and its last use needs no write, undefined when `authenticate` has to go to the
+   * database. Refuses (throws the same 401s) as `authenticate` does.
+   */
+  authenticateCached(authorization: string | readonly string[] | undefined): Caller | undefined {
+    const owner = this.#keyOwners?.get(hashSecret(wellFormedKey(authorization)));
+    if (!owner) return undefined;
+    const now = this.clock.now();
+    if (owner.last_used_at === null || now - owner.last_used_at >= LAST_USED_RESOLUTION_MS) return undefined;
+    return this.#callerOf(owner, now);
+  }
+
+  /** The caller a key's owner row stands for, or the 401 that says why it stands for none. */
+  #callerOf(owner: KeyOwnerRow, now: number): Caller {
+    if (owner.revoked_at !== null) throw unauthorized('key_revoked', 'This API key has been revoked.');
+    const plan = planOf(owner.plan);
+    if (effectiveSubscription(plan, owner, now).status === 'ended') {
+      throw unauthorized('key_revoked', 'The subscription of this key ended with its billing period.');
     }
     return { accountId: owner.account_id, keyId: owner.key_id, email: owner.email, plan };
   }
@@ -378,6 +396,13 @@ export class AccountsService {
   #newPeriod(plan: Plan, now: number) {
     return { period_start: now, period_end: isPaid(plan) ? addUtcMonths(now, 1) : null };
   }
+}
+
+/** The key of the Authorization header(s), or the 401 that says what is wrong with them. */
+function wellFormedKey(authorization: string | readonly string[] | undefined): string {
+  const key = parseBearer(authorization);
+  if (!isWellFormedApiKey(key)) throw unauthorized('invalid_key', 'The API key is not valid.');
+  return key;
 }
 
 /** Strict `Authorization: Bearer <key>`: one header, one scheme, one space, one token, nothing else. */

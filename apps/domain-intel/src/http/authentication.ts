@@ -1,5 +1,5 @@
 import { isAppError, utcDate } from '@repo/server-kit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter } from 'prom-client';
 import type { Caller } from '../accounts/caller.ts';
@@ -76,25 +76,63 @@ export const authentication = fp(
         registers: [app.metrics.registry],
       });
 
-    app.addHook('onRequest', async (request, reply) => {
-      const config = request.routeOptions.config;
-      // A CORS preflight never carries credentials; it is answered by the CORS plugin, uncounted.
-      if (config.auth === 'none' || request.method === 'OPTIONS') return;
-      const caller = await accounts.authenticate(authorizationHeaders(request));
+    /**
+     * The call is the caller's: the quota's headers, and a unit taken unless the route is free.
+     * Callback style, as the hook: a cached key costs no promise of its own, only the quota's.
+     */
+    const admit = (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      caller: Caller,
+      free: boolean,
+      done: (error?: Error) => void,
+    ) => {
       request.caller = caller;
-      if (config.quota === 'free') {
-        reply.headers(rateLimitHeaders(await quota.status(caller)));
+      if (free) {
+        quota.status(caller).then((status) => {
+          reply.headers(rateLimitHeaders(status));
+          done();
+        }, done);
         return;
       }
       const takenAt = clock.now();
-      const status = await quota.consume(caller);
-      reply.headers(rateLimitHeaders(status));
-      reportQuotaThresholds(onAccountEvent, caller, status, takenAt);
-      if (!status.allowed) {
-        quotaRejections.inc({ plan: caller.plan.id });
-        throw quota.quotaExceeded(status);
+      quota.consume(caller).then((status) => {
+        try {
+          reply.headers(rateLimitHeaders(status));
+          reportQuotaThresholds(onAccountEvent, caller, status, takenAt);
+          if (!status.allowed) {
+            quotaRejections.inc({ plan: caller.plan.id });
+            done(quota.quotaExceeded(status));
+            return;
+          }
+          request.quotaTakenAt = takenAt;
+          done();
+        } catch (error) {
+          done(error as Error);
+        }
+      }, done);
+    };
+
+    app.addHook('onRequest', (request, reply, done) => {
+      const config = request.routeOptions.config;
+      // A CORS preflight never carries credentials; it is answered by the CORS plugin, uncounted.
+      if (config.auth === 'none' || request.method === 'OPTIONS') {
+        done();
+        return;
       }
-      request.quotaTakenAt = takenAt;
+      let caller: Caller | undefined;
+      try {
+        caller = accounts.authenticateCached(authorizationHeaders(request));
+      } catch (error) {
+        done(error as Error);
+        return;
+      }
+      const free = config.quota === 'free';
+      if (caller) admit(request, reply, caller, free, done);
+      else
+        accounts
+          .authenticate(authorizationHeaders(request))
+          .then((found) => admit(request, reply, found, free, done), done);
     });
 
     app.addHook('onError', (request, _reply, error, done) => {

@@ -31,13 +31,18 @@ export class QuotaService {
   }
 
   /** Takes one unit for a call (calls of the same turn share one store call: see CoalescedTakes). */
-  async consume(caller: Caller): Promise<QuotaStatus> {
+  consume(caller: Caller): Promise<QuotaStatus> {
     const now = this.clock.now();
     const limit = caller.plan.dailyCallLimit;
     const resetsAt = nextUtcMidnight(now);
     const secondsToReset = Math.max(1, Math.ceil((resetsAt - now) / 1000));
-    const { allowed, used } = await this.#takes.takeOne(caller.accountId, utcDate(now), limit, secondsToReset);
-    return { allowed, limit, used, remaining: limit === null ? null : Math.max(0, limit - used), resetsAt };
+    return this.#takes.takeOne(caller.accountId, utcDate(now), limit, secondsToReset).then(({ allowed, used }) => ({
+      allowed,
+      limit,
+      used,
+      remaining: limit === null ? null : Math.max(0, limit - used),
+      resetsAt,
+    }));
   }
 
   async status(caller: Caller): Promise<QuotaStatus> {
