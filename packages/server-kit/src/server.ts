@@ -8,6 +8,7 @@ import Fastify, {
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
+import pino, { type DestinationStream } from 'pino';
 import { frameworkError, type PublicError, toPublicError } from './error-handler.ts';
 import { loggerOptions, OneLinePerRequest } from './logger.ts';
 import { genReqId, newRequestId } from './request-id.ts';
@@ -95,13 +96,23 @@ function frameworkErrorHandler(render: RenderClientError) {
   };
 }
 
+/**
+ * Stdout, written synchronously: one write(2) per line on the event loop. pino's own default is
+ * asynchronous, and each line then crossed to libuv's thread pool and back (a fs.write request):
+ * ~7 µs of the process's CPU per line against ~1 µs written here (platform-api bench, README).
+ * Nothing is held in memory, so a crash loses no line and a line is out when its request ends.
+ */
+function stdoutLogDestination(): DestinationStream {
+  return pino.destination({ dest: 1, sync: true });
+}
+
 /** Fastify options both services start from. */
 export function fastifyOptions(options: ServerOptions): FastifyServerOptions {
   return {
     logger:
       options.logger === false
         ? false
-        : { ...loggerOptions(options.logLevel), ...(options.logStream ? { stream: options.logStream } : {}) },
+        : { ...loggerOptions(options.logLevel), stream: options.logStream ?? stdoutLogDestination() },
     genReqId,
     logController: new OneLinePerRequest({ requestIdLogLabel: 'request_id' }),
     // Fastify accepts a hop count at run time; its type declaration omits it.
