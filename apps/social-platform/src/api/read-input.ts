@@ -16,17 +16,20 @@ const MULTIPART_OVERHEAD = 64 * 1024;
 /** The file fields api.php accepts (photo.addPhoto's `photo`): a part named so is a file, with or without a file name. */
 export const FILE_FIELDS = new Set(['photo']);
 
+/** An api.php call's parameters from the query and a form body, if any (not multipart: see readMultipartInput). */
+export function readFormInput(request: FastifyRequest): ApiInput {
+  const query = request.query as Record<string, unknown>;
+  const body = request.body && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : {};
+  return { fields: { ...body, ...query }, files: {} };
+}
+
 /**
- * Collects an api.php call's parameters from the query and a form or multipart body.
+ * Collects a multipart api.php call's parameters from the query and the body.
  * A multipart file is read into memory up to `maxBytes`; @fastify/multipart stops the
  * stream at the limit, so an oversize upload is refused without being held whole.
  */
-export async function readApiInput(request: FastifyRequest, maxBytes: number): Promise<ApiInput> {
+export async function readMultipartInput(request: FastifyRequest, maxBytes: number): Promise<ApiInput> {
   const query = request.query as Record<string, unknown>;
-  if (!request.isMultipart()) {
-    const body = request.body && typeof request.body === 'object' ? (request.body as Record<string, unknown>) : {};
-    return { fields: { ...body, ...query }, files: {} };
-  }
   const declaredLength = Number(request.headers['content-length']);
   if (Number.isFinite(declaredLength) && declaredLength > maxBytes + MULTIPART_OVERHEAD) {
     throw appError('payload_too_large', `The upload is larger than the ${maxBytes} bytes accepted.`);

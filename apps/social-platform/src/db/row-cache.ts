@@ -15,6 +15,12 @@ export class RowCache<Key, Row> {
     private readonly maxEntries: number,
   ) {}
 
+  /** The row of `key` while it is cached and fresh; undefined otherwise (then `get` reads it). */
+  fresh(key: Key): Row | undefined {
+    const cached = this.#entries.get(key);
+    return cached && cached.until > performance.now() ? cached.row : undefined;
+  }
+
   /** The row of `key`, from the cache or from `read` (an undefined row, not found, is not kept). */
   async get(key: Key, read: (key: Key) => Promise<Row | undefined>): Promise<Row | undefined> {
     if (this.ttlMs <= 0) return read(key);

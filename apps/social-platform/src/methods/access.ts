@@ -10,7 +10,7 @@ export const userIdParam = integerParam(false, "The user; omitted means the toke
  * The user a call is about: `user_id`, or the token's user; 404 `user_not_found` if there is none.
  * Either row may be a moment old (USER_CACHE_TTL_MS, TOKEN_CACHE_TTL_MS: changes made by other instances).
  */
-export async function subjectOf(ctx: AppContext, caller: ApiCaller, userId: number | undefined): Promise<User> {
+export function subjectOf(ctx: AppContext, caller: ApiCaller, userId: number | undefined): User | Promise<User> {
   if (userId === undefined || userId === caller.userId) return caller.user;
   return ctx.users.getRecent(userId);
 }

@@ -19,25 +19,10 @@ import type { User } from '../users/users-service.ts';
  */
 export async function presentFriends(ctx: AppContext, users: User[]): Promise<Friend[]> {
   const pictureIds = users.flatMap((user) => (user.picture_photo_id ? [user.picture_photo_id] : []));
-  const pictures = await ctx.photos.filesOf(pictureIds);
-  return users.map((user) => {
-    const files = user.picture_photo_id ? pictures.get(user.picture_photo_id) : undefined;
-    const picture = (field: keyof typeof DEFAULT_AVATAR_PATHS, size: string) =>
-      files?.[size]?.url ?? `${ctx.config.PUBLIC_URL}${DEFAULT_AVATAR_PATHS[field]}`;
-    return {
-      user_id: user.id,
-      user_name: user.user_name,
-      full_name: user.full_name,
-      joined: Math.floor(user.joined / 1000),
-      country_iso: user.country_iso ?? null,
-      gender: user.gender ?? null,
-      photo_50px: picture('photo_50px', '50px'),
-      photo_50px_square: picture('photo_50px_square', '50px_square'),
-      photo_120px: picture('photo_120px', '120px'),
-      photo_original: picture('photo_original', 'original'),
-      profile_url: profileUrl(ctx.config.PUBLIC_URL, user.user_name),
-    };
-  });
+  const pictures = pictureIds.length > 0 ? await ctx.photos.filesOf(pictureIds) : undefined;
+  return users.map((user) =>
+    user.picture_photo_id ? friendRecord(ctx, user, pictures?.get(user.picture_photo_id)) : withoutPicture(ctx, user),
+  );
 }
 
 /**
@@ -45,8 +30,46 @@ export async function presentFriends(ctx: AppContext, users: User[]): Promise<Fr
  * is this user (the token's own user, when the app may see it), null otherwise.
  */
 export async function presentUser(ctx: AppContext, user: User, emailOf: number | undefined): Promise<UserRecord> {
-  const [record] = await presentFriends(ctx, [user]);
-  return { ...record!, email: user.id === emailOf ? user.email : null };
+  const record = user.picture_photo_id
+    ? friendRecord(ctx, user, (await ctx.photos.filesOf([user.picture_photo_id])).get(user.picture_photo_id))
+    : withoutPicture(ctx, user);
+  return { ...record, email: user.id === emailOf ? user.email : null };
+}
+
+/**
+ * Records of users without a picture, by row: the rows the token and user caches share are frozen
+ * and reused for many calls, and such a record depends on nothing else but the public URL.
+ */
+const recordsWithoutPicture = new WeakMap<User, { publicUrl: string; record: Friend }>();
+
+function withoutPicture(ctx: AppContext, user: User): Friend {
+  if (!Object.isFrozen(user)) return friendRecord(ctx, user, undefined);
+  const publicUrl = ctx.config.PUBLIC_URL;
+  const kept = recordsWithoutPicture.get(user);
+  if (kept?.publicUrl === publicUrl) return kept.record;
+  // Shared by every call that presents this row: frozen so that none can change it for the others.
+  const record = Object.freeze(friendRecord(ctx, user, undefined));
+  recordsWithoutPicture.set(user, { publicUrl, record });
+  return record;
+}
+
+/** A user's Friend record, with the files of their picture (none: the default avatar). */
+function friendRecord(ctx: AppContext, user: User, files: Record<string, StoredFile> | undefined): Friend {
+  const picture = (field: keyof typeof DEFAULT_AVATAR_PATHS, size: string) =>
+    files?.[size]?.url ?? `${ctx.config.PUBLIC_URL}${DEFAULT_AVATAR_PATHS[field]}`;
+  return {
+    user_id: user.id,
+    user_name: user.user_name,
+    full_name: user.full_name,
+    joined: Math.floor(user.joined / 1000),
+    country_iso: user.country_iso ?? null,
+    gender: user.gender ?? null,
+    photo_50px: picture('photo_50px', '50px'),
+    photo_50px_square: picture('photo_50px_square', '50px_square'),
+    photo_120px: picture('photo_120px', '120px'),
+    photo_original: picture('photo_original', 'original'),
+    profile_url: profileUrl(ctx.config.PUBLIC_URL, user.user_name),
+  };
 }
 
 export function presentNotification(ctx: AppContext, notification: Notification): NotificationRecord {

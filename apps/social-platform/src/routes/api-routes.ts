@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { envelope, listPaging, SINGLE_VALUE } from '../api/envelope.ts';
 import { apiPostSchema, apiRouteSchema, tokenRouteSchema } from '../api/openapi.ts';
 import { parseParams } from '../api/params.ts';
-import { FILE_FIELDS, readApiInput } from '../api/read-input.ts';
+import { FILE_FIELDS, readFormInput, readMultipartInput } from '../api/read-input.ts';
 import type { ApiCaller } from '../auth/app-auth-service.ts';
 import type { PageResult } from '../db/paging.ts';
 import { appError } from '../error-catalogue.ts';
@@ -70,7 +70,7 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
   });
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   await app.register(multipart, {
-    // Two files, so that a second one reaches readApiInput and is refused as 400 `unexpected_file`.
+    // Two files, so that a second one reaches readMultipartInput and is refused as 400 `unexpected_file`.
     limits: { fileSize: config.UPLOAD_MAX_BYTES, files: 2, fields: 10, fieldSize: 4096, parts: 12 },
     isPartAFile: (fieldName, contentType, fileName) =>
       (fieldName !== undefined && FILE_FIELDS.has(fieldName)) ||
@@ -86,7 +86,7 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
     windowSeconds: config.API_RATE_WINDOW_SECONDS,
     what: 'calls',
   });
-  const checkCaller = async (caller: ApiCaller) => checkCallRate(`app:${caller.appId}:user:${caller.userId}`);
+  const checkCaller = (caller: ApiCaller) => checkCallRate(`app:${caller.appId}:user:${caller.userId}`);
   // Keys are unguessable (256 bits), so failed exchanges need no limit; only usable keys count, per app.
   const checkExchangeRate = createRateLimit({
     redis,
@@ -112,10 +112,12 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
     const queryToken = (request.query as { token?: unknown }).token;
     // With the token in the query, an unauthenticated or rate-limited upload is refused before its body is read.
     if (typeof queryToken === 'string') {
-      request.apiCaller = await appAuth.authenticate(queryToken);
+      request.apiCaller = appAuth.cachedCaller(queryToken) ?? (await appAuth.authenticate(queryToken));
       await checkCaller(request.apiCaller);
     }
-    const input = await readApiInput(request, config.UPLOAD_MAX_BYTES);
+    const input = request.isMultipart()
+      ? await readMultipartInput(request, config.UPLOAD_MAX_BYTES)
+      : readFormInput(request);
     if (!request.apiCaller) {
       request.apiCaller = await appAuth.authenticate(asSingle(input.fields.token, 'token'));
       await checkCaller(request.apiCaller);
