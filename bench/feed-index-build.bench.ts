@@ -29,6 +29,7 @@ import { fileURLToPath } from 'node:url';
 import { type Dialect, ManualClock } from '@repo/server-kit';
 import { loadDomainIntelConfig } from 'domain-intel/src/config.ts';
 import { createContext } from 'domain-intel/src/context.ts';
+import { FeedColumnChunks } from 'domain-intel/src/feed/feed-column-chunks.ts';
 import { FeedIndex } from 'domain-intel/src/feed/feed-index.ts';
 import type { Kysely } from 'kysely';
 import { feedBenchColumns, populateFeed } from './domains-feed-rows.ts';
@@ -114,7 +115,7 @@ async function measureBuild(mode: Mode, rows: number): Promise<void> {
   const started = performance.now();
   const index =
     mode !== 'in-thread'
-      ? await FeedIndex.build(columns, rows, 0, { cachedFilters: 16 })
+      ? await FeedIndex.build(FeedColumnChunks.of(columns, rows), 0, { cachedFilters: 16 })
       : FeedIndex.fromColumns(columns, 0, { cachedFilters: 16 });
   const wallS = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuStart);

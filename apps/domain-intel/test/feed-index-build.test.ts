@@ -4,6 +4,7 @@ import { FEED_SORTS } from '@repo/contracts/domain-intel';
 import { ManualClock } from '@repo/server-kit';
 import { databaseTargets } from '@repo/server-kit/testing';
 import { buildFeedIndexPartsInWorker } from '../src/feed/feed-build-client.ts';
+import { FeedColumnChunks, joinFeedColumnChunks } from '../src/feed/feed-column-chunks.ts';
 import { FEED_COLUMN_NAMES, type FeedColumnRow, FeedColumns } from '../src/feed/feed-columns.ts';
 import { FeedIndex } from '../src/feed/feed-index.ts';
 import { FeedService } from '../src/feed/feed-service.ts';
@@ -81,6 +82,29 @@ for (const target of databaseTargets()) {
       }
     });
 
+    test('rows loaded in chunks (each numbering the TLDs in the order it met them) index as the same rows in one set of columns', async () => {
+      const rows = (await t.app.ctx.database.db
+        .selectFrom('feed_domains')
+        .select(FEED_COLUMN_NAMES)
+        .orderBy('domain')
+        .execute()) as FeedColumnRow[];
+      const whole = FeedIndex.fromColumns(FeedColumns.fromRows(rows), 0);
+      const chunked = new FeedColumnChunks(7);
+      for (const row of rows) chunked.append(row);
+      assert.equal(chunked.size, 500);
+      const joined = FeedIndex.fromColumns(new FeedColumns(joinFeedColumnChunks(chunked.state())), 0);
+      const again = new FeedColumnChunks(7);
+      for (const row of rows) again.append(row);
+      const inWorker = await FeedIndex.build(again, 0);
+      for (const filter of [ALL, { ...ALL, tlds: ['org'], minTf: 5 }, { ...ALL, contains: 'x-' }]) {
+        for (const sort of FEED_SORTS) {
+          const page = { sort, limit: 100, offset: 50 };
+          assert.deepEqual(joined.page(filter, page, NOW), whole.page(filter, page, NOW), `joined ${sort}`);
+          assert.deepEqual(inWorker.page(filter, page, NOW), whole.page(filter, page, NOW), `worker ${sort}`);
+        }
+      }
+    });
+
     for (const failure of ['throws', 'exits'] as const) {
       test(`a build worker that ${failure === 'throws' ? 'throws' : 'dies'} leaves the SQL path answering and is reported once`, async () => {
         const { feed, errors } = service(failing(failure));
@@ -110,7 +134,10 @@ for (const target of databaseTargets()) {
     test('an aborted build stops its worker and rejects with the reason', async () => {
       const columns = FeedColumns.fromRows([]);
       const abort = new AbortController();
-      const building = buildFeedIndexPartsInWorker(columns, 0, { signal: abort.signal, entry: failing('hangs') });
+      const building = buildFeedIndexPartsInWorker(FeedColumnChunks.of(columns, 0), {
+        signal: abort.signal,
+        entry: failing('hangs'),
+      });
       abort.abort(new Error('superseded'));
       await assert.rejects(building, /superseded/);
     });

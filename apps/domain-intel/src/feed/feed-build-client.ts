@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { FeedColumns } from './feed-columns.ts';
+import type { FeedColumnChunks } from './feed-column-chunks.ts';
 import {
   type FeedIndexParts,
   type FeedIndexPartsState,
@@ -18,18 +18,17 @@ export interface FeedBuildOptions {
 }
 
 /**
- * Builds the index parts of the first `size` rows of `columns` in a worker thread, leaving this
- * thread free: the columns' buffers are transferred to it (no copy; `columns` is unusable
- * afterwards) and the parts' buffers transferred back, so the only work here is wrapping them.
+ * Builds the index parts of the rows in `rows` in a worker thread, leaving this thread free: the
+ * chunks' buffers are transferred to it (no copy; `rows` is unusable afterwards) and the parts'
+ * buffers transferred back, so the only work here is wrapping them.
  * Rejects when the worker throws, dies or is aborted; the worker never outlives the promise.
  */
 export function buildFeedIndexPartsInWorker(
-  columns: FeedColumns,
-  size: number,
+  rows: FeedColumnChunks,
   { signal, entry = FEED_BUILD_WORKER }: FeedBuildOptions = {},
 ): Promise<FeedIndexParts> {
   signal?.throwIfAborted();
-  const state = columns.state(size);
+  const state = rows.state();
   return new Promise((resolve, reject) => {
     const worker = new Worker(entry, { workerData: state, transferList: transferablesOf(state) });
     let settled = false;

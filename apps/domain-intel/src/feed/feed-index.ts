@@ -4,7 +4,8 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { buildFeedIndexPartsInWorker, type FeedBuildOptions } from './feed-build-client.ts';
 import { bitmapFor, type FeedClusters, type FeedSeed, popcount } from './feed-clusters.ts';
-import { FEED_COLUMN_NAMES, type FeedColumnRow, FeedColumns } from './feed-columns.ts';
+import { FeedColumnChunks } from './feed-column-chunks.ts';
+import { FEED_COLUMN_NAMES, type FeedColumnRow, type FeedColumns } from './feed-columns.ts';
 import { buildFeedIndexParts, type FeedIndexParts } from './feed-index-parts.ts';
 import { type BoundedColumn, type FeedBound, type FeedBounds, feedBounds } from './feed-matcher.ts';
 import type { FeedFilters, FeedPage } from './filters.ts';
@@ -103,17 +104,16 @@ export class FeedIndex {
   }
 
   /**
-   * An index of the first `size` rows of `columns`, built in a worker thread: this thread only
-   * hands the columns over and wraps the parts it gets back. `columns` is unusable afterwards.
+   * An index of `rows`, built in a worker thread: this thread only hands the rows' columns over
+   * and wraps the parts it gets back. `rows` is unusable afterwards.
    */
   static async build(
-    columns: FeedColumns,
-    size: number,
+    rows: FeedColumnChunks,
     version: number,
     options?: FeedIndexOptions,
     build?: FeedBuildOptions,
   ): Promise<FeedIndex> {
-    return new FeedIndex(await buildFeedIndexPartsInWorker(columns, size, build), version, options);
+    return new FeedIndex(await buildFeedIndexPartsInWorker(rows, build), version, options);
   }
 
   /**
@@ -127,29 +127,21 @@ export class FeedIndex {
     options?: FeedIndexOptions,
     build?: FeedBuildOptions,
   ): Promise<FeedIndex> {
-    const counted = await db
-      .selectFrom('feed_domains')
-      .select((eb) => eb.fn.countAll<number>().as('rows'))
-      .executeTakeFirstOrThrow();
-    // Room for rows the pipeline adds while this reads; grown if more come.
-    let columns = new FeedColumns(Math.ceil(Number(counted.rows) * 1.01) + 1_024);
-    let size = 0;
+    // No count(*) first to size the columns: they grow a chunk at a time (FeedColumnChunks).
+    const rows = new FeedColumnChunks();
     let after: string | null = null;
     for (;;) {
       let query = db.selectFrom('feed_domains').select(FEED_COLUMN_NAMES);
       if (after !== null) query = query.where('domain', '>', after);
       const batch = (await query.orderBy('domain').limit(LOAD_BATCH).execute()) as FeedColumnRow[];
-      for (const row of batch) {
-        if (size === columns.size) columns = columns.permuted(identity(size), size * 2);
-        columns.set(size++, row);
-      }
+      for (const row of batch) rows.append(row);
       if (batch.length < LOAD_BATCH) break;
       // A synchronous driver (SQLite) resolves in microtasks only: give queued requests their turn.
       await setImmediate();
       build?.signal?.throwIfAborted();
       after = batch[batch.length - 1]!.domain;
     }
-    return FeedIndex.build(columns, size, version, options, build);
+    return FeedIndex.build(rows, version, options, build);
   }
 
   /** The rows, grouped (FeedClusters). */
@@ -322,12 +314,6 @@ export class FeedIndex {
     return positions;
   }
 }
-
-const identity = (size: number) => {
-  const order = new Uint32Array(size);
-  for (let i = 0; i < size; i++) order[i] = i;
-  return order;
-};
 
 /**
  * Matches `skip` … `wanted` along `order`: the walk stops at the last one wanted, or (null)
