@@ -162,7 +162,7 @@ export class FeedIndex {
 
   /** Rows matching the filters. */
   count(filters: FeedFilters, now: number): number {
-    return this.#mark(filters, now).count;
+    return this.#mark(feedBounds(filters, now)).count;
   }
 
   /**
@@ -176,7 +176,10 @@ export class FeedIndex {
     path?: 'walk' | 'by-rank',
   ): { domains: string[]; total: number } {
     const size = this.columns.size;
-    const marked = this.#mark(filters, now);
+    const bounds = feedBounds(filters, now);
+    const grouped = path === undefined && settledByGroups(bounds) ? this.#pageOfGroups(bounds, page) : null;
+    if (grouped) return grouped;
+    const marked = this.#mark(bounds);
     const total = marked.count;
     const wanted = Math.min(page.offset + page.limit, total);
     if (wanted <= page.offset) return { domains: [], total };
@@ -199,11 +202,31 @@ export class FeedIndex {
     this.#cached.clear();
   }
 
+  /**
+   * A page of a filter its (status, TLD) groups settle alone (DA cuts each group: feed-clusters.ts
+   * ranges), e.g. the first page a client polls: the total is the groups' rows, and the page a walk
+   * along the sort's permutation testing positions against the groups' ranges, with no bitmap to
+   * mark (or cache key to build). Null when the walk would cost more than marking (few matches
+   * along the sort, a deep page): the marked path answers.
+   */
+  #pageOfGroups(bounds: FeedBounds, page: FeedPage): { domains: string[]; total: number } | null {
+    const ranges = this.#clusters.ranges(bounds);
+    let total = 0;
+    for (let r = 0; r < ranges.length; r += 2) total += ranges[r + 1]! - ranges[r]!;
+    const wanted = Math.min(page.offset + page.limit, total);
+    if (wanted <= page.offset) return { domains: [], total };
+    const size = this.columns.size;
+    // Marking costs about a word per 32 rows of the groups, the rank marks about a bit per match.
+    const budget = total + size / 32;
+    if ((wanted * size) / total > budget) return null;
+    const positions = walkRanges(this.#orders[page.sort], ranges, page.offset, wanted, budget);
+    return positions && { domains: positions.map((k) => this.columns.domain(k)), total };
+  }
+
   /** The filter's matches: from the cache, or marked now (and cached). */
-  #mark(filters: FeedFilters, now: number): Marked {
-    const bounds = feedBounds(filters, now);
+  #mark(bounds: FeedBounds): Marked {
     if (this.options.cachedFilters === 0) return { bits: this.#matches, ...this.#markNow(bounds, this.#matches) };
-    const key = JSON.stringify({ ...bounds, bounds: bounds.bounds.map((bound) => this.#settled(bound)) });
+    const key = this.#cacheKey(bounds);
     const cached = this.#cached.get(key);
     if (cached) {
       this.#cached.delete(key);
@@ -267,6 +290,20 @@ export class FeedIndex {
   }
 
   /**
+   * The same text for the same matches: statuses, TLDs, the needle and each bound (min_years's
+   * settled, see #settled). Built by hand: JSON.stringify of the bounds cost a microsecond a call.
+   * TLDs and needles hold no `|`, `,` or `:`.
+   */
+  #cacheKey(bounds: FeedBounds): string {
+    let key = `${bounds.statuses.join(',')}|${bounds.tlds === null ? '*' : bounds.tlds.join(',')}|${bounds.contains?.toString('latin1') ?? ''}`;
+    for (const bound of bounds.bounds) {
+      const { min, max } = this.#settled(bound);
+      key += `|${bound.column}:${min}:${max}`;
+    }
+    return key;
+  }
+
+  /**
    * The min_years bound (`first_archived_at <= now - n years`) as the latest archive time of a
    * row it selects, so that the same rows give the same cache key while the clock moves.
    */
@@ -313,6 +350,42 @@ export class FeedIndex {
     }
     return positions;
   }
+}
+
+/** Whether the filter is settled by its (status, TLD) groups alone, DA included (FeedClusters.ranges). */
+const settledByGroups = (bounds: FeedBounds) =>
+  bounds.contains === null && bounds.bounds.every((bound) => bound.column === 'da');
+
+/**
+ * Positions `skip` … `wanted` along `order` that lie in `ranges` (sorted, disjoint [start, end)
+ * pairs); null after `budget` entries without the last one wanted.
+ */
+function walkRanges(
+  order: Uint32Array,
+  ranges: number[],
+  skip: number,
+  wanted: number,
+  budget: number,
+): number[] | null {
+  const positions: number[] = [];
+  const last = ranges.length - 2;
+  let seen = 0;
+  const stop = Math.min(order.length, Math.ceil(budget));
+  let k = 0;
+  for (; k < stop && seen < wanted; k++) {
+    const i = order[k]!;
+    // The last range starting at or before i (binary search over the pairs' starts).
+    let low = 0;
+    let high = last;
+    while (low < high) {
+      const middle = ((low + high + 2) >>> 2) << 1;
+      if (ranges[middle]! <= i) low = middle;
+      else high = middle - 2;
+    }
+    if (i < ranges[low]! || i >= ranges[low + 1]!) continue;
+    if (seen++ >= skip) positions.push(i);
+  }
+  return seen < wanted && k < order.length ? null : positions;
 }
 
 /**

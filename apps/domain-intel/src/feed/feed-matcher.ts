@@ -35,32 +35,42 @@ export interface FeedBound {
  * To add a filter: a column in FeedColumns and one bound here.
  */
 export interface FeedBounds {
-  /** STATUS_CODES codes the row's status must be one of. */
-  statuses: number[];
+  /** STATUS_CODES codes the row's status must be one of (shared between calls: never changed). */
+  statuses: readonly number[];
   /** TLDs the row must have one of; null: any. */
   tlds: readonly string[] | null;
   bounds: FeedBound[];
   contains: Buffer | null;
 }
 
+/** The status codes each `status` filter value selects (computed once: feedBounds runs on every feed call). */
+const STATUS_FILTER_CODES = new Map<string, number[]>(
+  [...ANY_STATUSES, ...STATUS_CODES, 'any'].map((status) => [
+    status,
+    (status === 'any' ? ANY_STATUSES : [status]).map((name) => STATUS_CODES.indexOf(name)).filter((code) => code >= 0),
+  ]),
+);
+
+/** `min <= value` on a small whole-number column; NULL is NO_VALUE (-1), below every accepted floor (filters.ts: >= 0). */
+function atLeast(bounds: FeedBound[], column: BoundedColumn, min: number | null): void {
+  if (min !== null) bounds.push({ column, min: Math.max(min, NO_VALUE + 1), max: Number.POSITIVE_INFINITY });
+}
+
+/** `after <= value < before` on an epoch-ms column (NaN for NULL: it fails both comparisons). */
+function between(bounds: FeedBound[], column: BoundedColumn, after: number | null, before: number | null): void {
+  if (after === null && before === null) return;
+  bounds.push({
+    column,
+    min: after === null ? Number.NEGATIVE_INFINITY : Math.ceil(after),
+    max: before === null ? Number.POSITIVE_INFINITY : Math.ceil(before) - 1,
+  });
+}
+
 export function feedBounds(filters: FeedFilters, now: number): FeedBounds {
   const bounds: FeedBound[] = [];
-  const atLeast = (column: BoundedColumn, min: number | null) => {
-    // NULL is NO_VALUE (-1) in these columns, below every accepted floor (filters.ts: >= 0).
-    if (min !== null) bounds.push({ column, min: Math.max(min, NO_VALUE + 1), max: Number.POSITIVE_INFINITY });
-  };
-  /** `after <= value < before` on an epoch-ms column (NaN for NULL: it fails both comparisons). */
-  const between = (column: BoundedColumn, after: number | null, before: number | null) => {
-    if (after === null && before === null) return;
-    bounds.push({
-      column,
-      min: after === null ? Number.NEGATIVE_INFINITY : Math.ceil(after),
-      max: before === null ? Number.POSITIVE_INFINITY : Math.ceil(before) - 1,
-    });
-  };
-  atLeast('da', filters.minDa);
-  atLeast('tf', filters.minTf);
-  atLeast('altTldCount', filters.minAltTlds);
+  atLeast(bounds, 'da', filters.minDa);
+  atLeast(bounds, 'tf', filters.minTf);
+  atLeast(bounds, 'altTldCount', filters.minAltTlds);
   if (filters.minYears !== null && filters.minYears > 0) {
     bounds.push({
       column: 'firstArchivedAt',
@@ -68,16 +78,14 @@ export function feedBounds(filters: FeedFilters, now: number): FeedBounds {
       max: Math.floor(now - filters.minYears * YEAR_MS),
     });
   }
-  between('droppedAt', filters.droppedAfter, filters.droppedBefore);
-  between('expectedDropAt', filters.dropsAfter, filters.dropsBefore);
+  between(bounds, 'droppedAt', filters.droppedAfter, filters.droppedBefore);
+  between(bounds, 'expectedDropAt', filters.dropsAfter, filters.dropsBefore);
   if (filters.maxLength !== null) bounds.push({ column: 'length', min: 0, max: filters.maxLength });
   // has_hyphen / has_digit are 0 or 1: `= 0` keeps only labels without one.
   if (filters.hyphens === false) bounds.push({ column: 'hasHyphen', min: 0, max: 0 });
   if (filters.digits === false) bounds.push({ column: 'hasDigit', min: 0, max: 0 });
   return {
-    statuses: (filters.status === 'any' ? ANY_STATUSES : [filters.status])
-      .map((status) => STATUS_CODES.indexOf(status))
-      .filter((code) => code >= 0),
+    statuses: STATUS_FILTER_CODES.get(filters.status) ?? [],
     tlds: filters.tlds,
     bounds,
     contains: filters.contains === null ? null : Buffer.from(filters.contains, 'latin1'),
