@@ -30,6 +30,28 @@ for (const target of databaseTargets()) {
       }
     });
 
+    it("keep the token's own record (and its JSON) only as long as its row: a change made here shows at the next call", async () => {
+      const t = await createTestApp({ target, env: { USER_CACHE_TTL_MS: '60000', TOKEN_CACHE_TTL_MS: '60000' } });
+      try {
+        const caller = await t.user('caller');
+        const token = await t.tokenFor(caller.id);
+        const own = async () =>
+          (await t.app.inject({ url: '/api.php', query: { token, method: 'user.getUser' } })).body;
+        const first = await own();
+        assert.equal(await own(), first, 'the same record, written the same way');
+        assert.equal(JSON.parse(first).output.full_name, caller.full_name);
+        assert.equal(JSON.parse(first).output.email, caller.email, 'the app may see the email (every permission)');
+        await t.ctx.users.updateProfile(caller.id, { fullName: 'Renamed Self' });
+        const renamed = JSON.parse(await own());
+        assert.deepEqual(renamed, {
+          ...JSON.parse(first),
+          output: { ...JSON.parse(first).output, full_name: 'Renamed Self' },
+        });
+      } finally {
+        await t.close();
+      }
+    });
+
     it('are read every time with USER_CACHE_TTL_MS=0', async () => {
       const t = await createTestApp({ target, env: { USER_CACHE_TTL_MS: '0' } });
       try {

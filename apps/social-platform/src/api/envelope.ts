@@ -4,7 +4,7 @@ import type { PublicError } from '@repo/server-kit';
 export const PER_PAGE = 10;
 
 /** Our rule for methods that return one value (an object or an integer). */
-export const SINGLE_VALUE: ApiPaging = { total: 1, pages: 1, current_page: 1 };
+export const SINGLE_VALUE: ApiPaging = Object.freeze({ total: 1, pages: 1, current_page: 1 });
 
 /** Errors carry no items. */
 const NO_ITEMS: ApiPaging = { total: 0, pages: 0, current_page: 0 };
@@ -15,6 +15,28 @@ export function listPaging(total: number, page: number): ApiPaging {
 
 export function envelope<T>(api: ApiPaging, output: T): ApiEnvelope<T> {
   return { api, output };
+}
+
+/** JSON of frozen outputs by object: cached records many calls share are written once. */
+const jsonOfFrozen = new WeakMap<object, string>();
+const SINGLE_VALUE_PREFIX = `{"api":${JSON.stringify(SINGLE_VALUE)},"output":`;
+
+/**
+ * An answer's JSON, as JSON.stringify writes it. A single value's output that is frozen (a record
+ * kept for a cached row, see methods/present.ts) is written once and reused: such records hold
+ * only strings, numbers and null, so freezing the object freezes its JSON.
+ */
+export function serializeAnswer(answer: unknown): string {
+  const { api, output } = answer as Partial<ApiEnvelope<unknown>>;
+  if (api !== SINGLE_VALUE || typeof output !== 'object' || output === null || !Object.isFrozen(output)) {
+    return JSON.stringify(answer);
+  }
+  let json = jsonOfFrozen.get(output);
+  if (json === undefined) {
+    json = JSON.stringify(output);
+    jsonOfFrozen.set(output, json);
+  }
+  return `${SINGLE_VALUE_PREFIX}${json}}`;
 }
 
 /**

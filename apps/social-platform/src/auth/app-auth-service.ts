@@ -225,7 +225,9 @@ export class AppAuthService {
     }
     if (!TOKEN_FORMAT.test(rawToken)) throw invalidToken();
     const tokenHash = hashSecret(rawToken);
-    return this.#callerOf(await this.#tokenRecords.get(tokenHash, this.#readTokenRecord), tokenHash);
+    const record = await this.#tokenRecords.get(tokenHash, this.#readTokenRecord);
+    if (!record || !digestsEqual(record.tokenHash, tokenHash)) throw invalidToken();
+    return this.#callerOf(record);
   }
 
   /**
@@ -236,12 +238,13 @@ export class AppAuthService {
   cachedCaller(rawToken: string): ApiCaller | undefined {
     if (!TOKEN_FORMAT.test(rawToken)) return undefined;
     const tokenHash = hashSecret(rawToken);
+    // Found by its hash as the key of a Map: the row's hash is this one, no comparison needed.
     const record = this.#tokenRecords.fresh(tokenHash);
-    return record && this.#callerOf(record, tokenHash);
+    return record && this.#callerOf(record);
   }
 
-  #callerOf(record: TokenRecord | undefined, tokenHash: string): ApiCaller {
-    if (!record || !digestsEqual(record.tokenHash, tokenHash)) throw invalidToken();
+  /** The caller of a token's row, or the 401/403 saying why it may not call. */
+  #callerOf(record: TokenRecord): ApiCaller {
     if (record.revokedAt !== null) {
       throw appError('token_revoked', 'This token has been revoked; open the app again for a new one.');
     }

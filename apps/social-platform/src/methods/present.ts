@@ -30,27 +30,55 @@ export async function presentFriends(ctx: AppContext, users: User[]): Promise<Fr
  * is this user (the token's own user, when the app may see it), null otherwise.
  */
 export async function presentUser(ctx: AppContext, user: User, emailOf: number | undefined): Promise<UserRecord> {
-  const record = user.picture_photo_id
-    ? friendRecord(ctx, user, (await ctx.photos.filesOf([user.picture_photo_id])).get(user.picture_photo_id))
-    : withoutPicture(ctx, user);
-  return { ...record, email: user.id === emailOf ? user.email : null };
+  const withEmail = user.id === emailOf;
+  if (!user.picture_photo_id) return keptWithoutPicture(ctx, user)?.user(withEmail) ?? userRecord(ctx, user, withEmail);
+  const files = (await ctx.photos.filesOf([user.picture_photo_id])).get(user.picture_photo_id);
+  return { ...friendRecord(ctx, user, files), email: withEmail ? user.email : null };
+}
+
+function userRecord(ctx: AppContext, user: User, withEmail: boolean): UserRecord {
+  return { ...friendRecord(ctx, user, undefined), email: withEmail ? user.email : null };
+}
+
+function withoutPicture(ctx: AppContext, user: User): Friend {
+  return keptWithoutPicture(ctx, user)?.friend ?? friendRecord(ctx, user, undefined);
+}
+
+/** The records of one user row without a picture, made once each and frozen: many calls share them. */
+class RecordsWithoutPicture {
+  readonly friend: Friend;
+  readonly #users: [UserRecord | undefined, UserRecord | undefined] = [undefined, undefined];
+
+  constructor(
+    readonly ctx: AppContext,
+    private readonly row: User,
+  ) {
+    this.friend = Object.freeze(friendRecord(ctx, row, undefined));
+  }
+
+  user(withEmail: boolean): UserRecord {
+    const index = withEmail ? 1 : 0;
+    this.#users[index] ??= Object.freeze(userRecord(this.ctx, this.row, withEmail));
+    return this.#users[index];
+  }
 }
 
 /**
  * Records of users without a picture, by row: the rows the token and user caches share are frozen
- * and reused for many calls, and such a record depends on nothing else but the public URL.
+ * and reused for many calls, and their records depend on nothing else but the public URL. The
+ * records are frozen too, so api.php writes each one's JSON once (envelope.ts serializeAnswer).
  */
-const recordsWithoutPicture = new WeakMap<User, { publicUrl: string; record: Friend }>();
+const recordsWithoutPicture = new WeakMap<User, RecordsWithoutPicture>();
 
-function withoutPicture(ctx: AppContext, user: User): Friend {
-  if (!Object.isFrozen(user)) return friendRecord(ctx, user, undefined);
-  const publicUrl = ctx.config.PUBLIC_URL;
-  const kept = recordsWithoutPicture.get(user);
-  if (kept?.publicUrl === publicUrl) return kept.record;
-  // Shared by every call that presents this row: frozen so that none can change it for the others.
-  const record = Object.freeze(friendRecord(ctx, user, undefined));
-  recordsWithoutPicture.set(user, { publicUrl, record });
-  return record;
+/** The kept records of a frozen row (another row may change: none for it). */
+function keptWithoutPicture(ctx: AppContext, user: User): RecordsWithoutPicture | undefined {
+  if (!Object.isFrozen(user)) return undefined;
+  let kept = recordsWithoutPicture.get(user);
+  if (kept?.ctx.config.PUBLIC_URL !== ctx.config.PUBLIC_URL) {
+    kept = new RecordsWithoutPicture(ctx, user);
+    recordsWithoutPicture.set(user, kept);
+  }
+  return kept;
 }
 
 /** A user's Friend record, with the files of their picture (none: the default avatar). */

@@ -88,6 +88,8 @@ export class MethodRegistry {
   }
 
   resolve(name: unknown): ApiMethod {
+    const known = typeof name === 'string' ? this.#methods.get(name) : undefined;
+    if (known) return known;
     if (name === undefined || name === '') {
       throw appError('missing_method', 'The method parameter is required, e.g. method=user.getUser.');
     }

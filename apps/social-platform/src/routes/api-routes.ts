@@ -3,7 +3,7 @@ import multipart from '@fastify/multipart';
 import type { TokenAnswer } from '@repo/contracts/platform';
 import { toPublicError } from '@repo/server-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { envelope, listPaging, SINGLE_VALUE } from '../api/envelope.ts';
+import { envelope, listPaging, SINGLE_VALUE, serializeAnswer } from '../api/envelope.ts';
 import { apiPostSchema, apiRouteSchema, tokenRouteSchema } from '../api/openapi.ts';
 import { parseParams } from '../api/params.ts';
 import { FILE_FIELDS, readFormInput, readMultipartInput } from '../api/read-input.ts';
@@ -42,7 +42,7 @@ const API_SECURITY_HEADERS = {
 /** The route's schema is for the OpenAPI document; parameters are checked by the method registry. */
 const documentationOnly = {
   validatorCompiler: () => () => true,
-  serializerCompiler: () => (data: unknown) => JSON.stringify(data),
+  serializerCompiler: () => serializeAnswer,
 };
 
 /** token.php and api.php: the Application API. */
