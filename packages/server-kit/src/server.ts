@@ -12,6 +12,7 @@ import pino, { type DestinationStream } from 'pino';
 import { frameworkError, type PublicError, toPublicError } from './error-handler.ts';
 import { loggerOptions, OneLinePerRequest } from './logger.ts';
 import { genReqId, newRequestId } from './request-id.ts';
+import { lazyRequestLoggerFactory } from './request-logger.ts';
 import { ROUTER_OPTIONS } from './route-methods.ts';
 
 export interface ServerOptions {
@@ -113,6 +114,8 @@ export function fastifyOptions(options: ServerOptions): FastifyServerOptions {
       options.logger === false
         ? false
         : { ...loggerOptions(options.logLevel), stream: options.logStream ?? stdoutLogDestination() },
+    // pino's child per request, made only when the request writes a line of its own.
+    ...(options.logger === false ? {} : { childLoggerFactory: lazyRequestLoggerFactory }),
     genReqId,
     logController: new OneLinePerRequest({ requestIdLogLabel: 'request_id' }),
     // Fastify accepts a hop count at run time; its type declaration omits it.

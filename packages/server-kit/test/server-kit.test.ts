@@ -178,6 +178,51 @@ describe('request log lines', () => {
     assert.ok(!JSON.stringify(lines).includes('s3cret'));
   });
 
+  it("puts the request id on every line a handler writes, at the route's level, redacted", async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const logStream = new PassThrough();
+    logStream.on('data', (chunk: Buffer) => {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+    });
+    const app = createFastify({ logLevel: 'info', trustProxy: false, logStream });
+    app.get('/talk', async (request) => {
+      assert.equal(request.log.level, 'info');
+      assert.equal((request.log as pino.Logger).isLevelEnabled('debug'), false);
+      request.log.debug('left out');
+      request.log.info({ token: 's3cret' }, 'handler line');
+      request.log.child({ part: 'inner' }).warn('child line');
+      return { ok: true };
+    });
+    app.get('/verbose', { logLevel: 'debug' }, async (request) => {
+      assert.equal((request.log as pino.Logger).isLevelEnabled('debug'), true);
+      request.log.debug('debug line');
+      return { ok: true };
+    });
+    app.get('/quiet', { logLevel: 'warn' }, async (request) => {
+      assert.equal((request.log as pino.Logger).isLevelEnabled('info'), false);
+      request.log.info('not written');
+      request.log.error('error line');
+      return { ok: true };
+    });
+    await app.inject({ url: '/talk' });
+    await app.inject({ url: '/verbose' });
+    await app.inject({ url: '/quiet' });
+    await app.close();
+    await new Promise((resolve) => setImmediate(resolve));
+    const byMessage = new Map(lines.map((line) => [line.msg, line]));
+    for (const msg of ['handler line', 'child line', 'debug line', 'error line']) {
+      assert.match(String(byMessage.get(msg)?.request_id), /^req_/, msg);
+    }
+    assert.equal(byMessage.get('handler line')!.request_id, byMessage.get('child line')!.request_id);
+    assert.equal(byMessage.get('handler line')!.token, '[REDACTED]');
+    assert.equal(byMessage.get('child line')!.part, 'inner');
+    assert.ok(!byMessage.has('left out'));
+    assert.ok(!byMessage.has('not written'));
+    const completed = lines.filter((line) => line.msg === 'request completed');
+    assert.equal(completed.length, 2, '/talk and /verbose, not the route that logs at warn');
+    assert.equal(completed[0]!.request_id, byMessage.get('handler line')!.request_id);
+  });
+
   it('writes nothing, and fails nothing, without a logger', async () => {
     const app = createFastify({ logLevel: 'info', trustProxy: false, logger: false });
     app.get('/ok', async () => ({ ok: true }));
