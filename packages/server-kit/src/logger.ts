@@ -56,43 +56,35 @@ export function isSecretQueryParameter(rawName: string): boolean {
 /** A name with none of the characters parameterName rewrites is compared as it is. */
 const PLAIN_NAME = /^[a-z0-9_-]*$/;
 
-/** Whether a parameter with a value in url[start, end) (a query string) has a secret's name. */
-function hasSecretParameter(url: string, start: number, end: number): boolean {
-  for (let at = start; at < end; ) {
-    let next = url.indexOf('&', at);
-    if (next === -1 || next > end) next = end;
-    const equals = url.indexOf('=', at);
-    if (equals !== -1 && equals < next) {
-      const name = url.slice(at, equals);
-      if (PLAIN_NAME.test(name) ? SECRET_QUERY_PARAMS.has(name) : isSecretQueryParameter(name)) return true;
-    }
-    at = next + 1;
-  }
-  return false;
+/** Whether a query parameter of this (raw) name carries a secret; a plain name is looked up as it is. */
+function isSecretName(name: string): boolean {
+  return PLAIN_NAME.test(name) ? SECRET_QUERY_PARAMS.has(name) : isSecretQueryParameter(name);
 }
 
 /**
  * Replaces the values of secret query parameters in a URL with `[REDACTED]`, leaving every
  * other byte of the URL as it was sent (so the logged URL still shows what the caller wrote).
+ * One walk over the query, names checked in place: nearly every logged URL carries no secret and
+ * is returned as it is; one that does (an api.php token) is copied in slices around the values.
  */
 export function redactUrl(url: string): string {
   const queryStart = url.indexOf('?');
   if (queryStart === -1) return url;
   const fragmentStart = url.indexOf('#', queryStart);
   const queryEnd = fragmentStart === -1 ? url.length : fragmentStart;
-  // Nearly every logged URL carries no secret: its names are checked in place, nothing split or joined.
-  if (!hasSecretParameter(url, queryStart + 1, queryEnd)) return url;
-  const query = url.slice(queryStart + 1, queryEnd);
-  let changed = false;
-  const parts = query.split('&').map((part) => {
-    const equals = part.indexOf('=');
-    const name = equals === -1 ? part : part.slice(0, equals);
-    if (equals === -1 || !isSecretQueryParameter(name)) return part;
-    changed = true;
-    return `${name}=${REDACTED}`;
-  });
-  if (!changed) return url;
-  return `${url.slice(0, queryStart)}?${parts.join('&')}${url.slice(queryEnd)}`;
+  let redacted: string | undefined;
+  let copiedTo = 0;
+  for (let at = queryStart + 1; at < queryEnd; ) {
+    let next = url.indexOf('&', at);
+    if (next === -1 || next > queryEnd) next = queryEnd;
+    const equals = url.indexOf('=', at);
+    if (equals !== -1 && equals < next && isSecretName(url.slice(at, equals))) {
+      redacted = `${redacted ?? ''}${url.slice(copiedTo, equals + 1)}${REDACTED}`;
+      copiedTo = next;
+    }
+    at = next + 1;
+  }
+  return redacted === undefined ? url : redacted + url.slice(copiedTo);
 }
 
 /**

@@ -72,6 +72,11 @@ describe('redactUrl', () => {
     assert.equal(redactUrl('/x?q=a%20b+c&keys=1&monkey=2'), '/x?q=a%20b+c&keys=1&monkey=2', 'other bytes untouched');
     assert.equal(redactUrl('/x?token'), '/x?token', 'a name without a value has nothing to hide');
     assert.equal(redactUrl('/x?bad=%E0%A4%A&key=1'), '/x?bad=%E0%A4%A&key=[REDACTED]');
+    assert.equal(
+      redactUrl('/x?&token=a&&b=1&Key=&c#f?token=d'),
+      '/x?&token=[REDACTED]&&b=1&Key=[REDACTED]&c#f?token=d',
+      'empty parts kept, an empty value redacted, the fragment left as it is',
+    );
   });
 });
 
