@@ -11,8 +11,7 @@ import { connectRedis, createRedis } from '@repo/server-kit';
 import { redisTarget } from '@repo/server-kit/testing';
 import type { Redis } from 'ioredis';
 import { HostRates } from '../src/rdap/host-rates.ts';
-import { RdapHttp } from '../src/rdap/http.ts';
-import { SharedHostLimits } from '../src/rdap/shared-host-limits.ts';
+import { sharedRdapHttp } from './shared-rdap-http.ts';
 
 const run = promisify(execFile);
 const RATE = 5;
@@ -73,23 +72,9 @@ describe('per-registry RDAP limits shared through Redis', { skip: redisTarget().
   });
 });
 
-/** An RdapHttp as a process builds it, its limits shared through `redis`. */
-function sharedHttp(redis: Redis, rates: HostRates) {
-  return new RdapHttp({
-    allowInsecure: true,
-    connectTimeoutMs: 5_000,
-    requestTimeoutMs: 10_000,
-    maxResponseBytes: 1 << 20,
-    hostConcurrency: 8,
-    hostRates: rates,
-    maxRetries: 1,
-    maxRetryWaitMs: 10_000,
-    maxCoolDownMs: 60_000,
-    breaker: { errorThresholdPercentage: 50, volumeThreshold: 1000, resetTimeoutMs: 30_000 },
-    userAgent: 'shared-limit-test',
-    shared: new SharedHostLimits(redis, { rates }),
-  });
-}
+/** An RdapHttp as a process builds it (one retry, waits as the registry asks), its limits shared through `redis`. */
+const sharedHttp = (redis: Redis, rates: HostRates) =>
+  sharedRdapHttp(redis, rates, { maxRetries: 1, maxRetryWaitMs: 10_000 });
 
 describe('a registry 429 under per-host rates', { skip: redisTarget().skip }, () => {
   it('pauses the host for every process sharing Redis for its Retry-After, and the first one retries after it', async () => {

@@ -3,25 +3,11 @@
 // and prints how many got an answer. Env: REDIS_URL, KEY_PREFIX, TARGET, RATE, COUNT.
 import { connectRedis, createRedis } from '@repo/server-kit';
 import { HostRates } from '../../src/rdap/host-rates.ts';
-import { RdapHttp } from '../../src/rdap/http.ts';
-import { SharedHostLimits } from '../../src/rdap/shared-host-limits.ts';
+import { sharedRdapHttp } from '../shared-rdap-http.ts';
 
 const redis = await connectRedis(createRedis({ url: process.env.REDIS_URL!, keyPrefix: process.env.KEY_PREFIX! }));
 const rates = new HostRates(Number(process.env.RATE));
-const http = new RdapHttp({
-  allowInsecure: true,
-  connectTimeoutMs: 5_000,
-  requestTimeoutMs: 10_000,
-  maxResponseBytes: 1 << 20,
-  hostConcurrency: 8,
-  hostRates: rates,
-  maxRetries: 0,
-  maxRetryWaitMs: 0,
-  maxCoolDownMs: 60_000,
-  breaker: { errorThresholdPercentage: 50, volumeThreshold: 1000, resetTimeoutMs: 30_000 },
-  userAgent: 'shared-limit-test',
-  shared: new SharedHostLimits(redis, { rates }),
-});
+const http = sharedRdapHttp(redis, rates, { maxRetries: 0, maxRetryWaitMs: 0 });
 const outcomes = await Promise.all(
   Array.from({ length: Number(process.env.COUNT) }, (_, i) =>
     http.getJson(`${process.env.TARGET}/domain/name${i}.com`, 120_000),
