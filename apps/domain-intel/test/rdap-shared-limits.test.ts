@@ -18,20 +18,34 @@ const RATE = 5;
 const PROCESSES = 3;
 const PER_PROCESS = 20;
 
+/**
+ * A loopback RDAP registry that notes when each request arrived and with what status it was
+ * answered: `statusOf(n)` for the n-th request (200 by default; a 429 carries `Retry-After: 2`).
+ */
+async function startRegistry(statusOf: (arrival: number) => number = () => 200) {
+  const arrivals: { at: number; status: number }[] = [];
+  const server = createServer((request, response) => {
+    const status = statusOf(arrivals.length);
+    arrivals.push({ at: Date.now(), status });
+    if (status === 429) {
+      response.writeHead(429, { 'retry-after': '2' });
+      response.end();
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'application/rdap+json' });
+    response.end(JSON.stringify({ objectClassName: 'domain', ldhName: request.url?.split('/').pop() }));
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { host: `127.0.0.1:${(server.address() as AddressInfo).port}`, arrivals, close: () => server.close() };
+}
+
 describe('per-registry RDAP limits shared through Redis', { skip: redisTarget().skip }, () => {
   it('three processes together stay under one registry rate limit', async () => {
-    // A loopback RDAP server that notes when each request arrived.
-    const arrivals: number[] = [];
-    const server = createServer((request, response) => {
-      arrivals.push(Date.now());
-      response.writeHead(200, { 'content-type': 'application/rdap+json' });
-      response.end(JSON.stringify({ objectClassName: 'domain', ldhName: request.url?.split('/').pop() }));
-    });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
+    const registry = await startRegistry();
     const redis = redisTarget().provision();
     try {
-      const target = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const target = `http://${registry.host}`;
       const script = path.join(import.meta.dirname, 'processes', 'rdap-burst.ts');
       const results = await Promise.all(
         Array.from({ length: PROCESSES }, () =>
@@ -49,6 +63,7 @@ describe('per-registry RDAP limits shared through Redis', { skip: redisTarget().
       );
       const answered = results.map(({ stdout }) => (JSON.parse(stdout) as { ok: number }).ok);
       assert.deepEqual(answered, Array(PROCESSES).fill(PER_PROCESS), 'every lookup was answered');
+      const arrivals = registry.arrivals.map(({ at }) => at);
       assert.equal(arrivals.length, PROCESSES * PER_PROCESS);
 
       // Requests counted in every one-second window starting at an arrival (sliding windows).
@@ -66,7 +81,7 @@ describe('per-registry RDAP limits shared through Redis', { skip: redisTarget().
       const seconds = Math.ceil((arrivals.at(-1)! - arrivals[0]!) / 1000);
       assert.ok(arrivals.length <= RATE * (seconds + 1), `${arrivals.length} requests in ${seconds} s`);
     } finally {
-      server.close();
+      registry.close();
       await redis.cleanup();
     }
   });
@@ -79,23 +94,9 @@ const sharedHttp = (redis: Redis, rates: HostRates) =>
 describe('a registry 429 under per-host rates', { skip: redisTarget().skip }, () => {
   it('pauses the host for every process sharing Redis for its Retry-After, and the first one retries after it', async () => {
     // The registry answers its first request 429 with Retry-After: 2, then answers.
-    const arrivals: { at: number; status: number }[] = [];
-    const server = createServer((request, response) => {
-      const status = arrivals.length === 0 ? 429 : 200;
-      arrivals.push({ at: Date.now(), status });
-      if (status === 429) {
-        response.writeHead(429, { 'retry-after': '2' });
-        response.end();
-        return;
-      }
-      response.writeHead(200, { 'content-type': 'application/rdap+json' });
-      response.end(JSON.stringify({ objectClassName: 'domain', ldhName: request.url?.split('/').pop() }));
-    });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
+    const { host, arrivals, close } = await startRegistry((arrival) => (arrival === 0 ? 429 : 200));
     const provisioned = redisTarget().provision();
     const redis = await connectRedis(createRedis({ url: process.env.REDIS_URL!, keyPrefix: provisioned.keyPrefix }));
-    const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
     // The registry's own rate (RDAP_HOST_RATES) is high; the 429 must still win over it.
     const rates = new HostRates(1, { [host]: 100 });
     const first = sharedHttp(redis, rates);
@@ -117,23 +118,16 @@ describe('a registry 429 under per-host rates', { skip: redisTarget().skip }, ()
       await first.close();
       await second.close();
       redis.disconnect();
-      server.close();
+      close();
       await provisioned.cleanup();
     }
   });
 
   it('holds a host named in RDAP_HOST_RATES to its own rate across processes', async () => {
-    const arrivals: number[] = [];
-    const server = createServer((request, response) => {
-      arrivals.push(Date.now());
-      response.writeHead(200, { 'content-type': 'application/rdap+json' });
-      response.end(JSON.stringify({ objectClassName: 'domain', ldhName: request.url?.split('/').pop() }));
-    });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
+    const registry = await startRegistry();
+    const { host } = registry;
     const provisioned = redisTarget().provision();
     const redis = await connectRedis(createRedis({ url: process.env.REDIS_URL!, keyPrefix: provisioned.keyPrefix }));
-    const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
     // The default is high; the named host gets 1/s. Two processes, two requests each: held to
     // the host's own rate in Redis, the four take four windows (a span of 2 s at least); each
     // process alone would send its two within about one second.
@@ -144,12 +138,13 @@ describe('a registry 429 under per-host rates', { skip: redisTarget().skip }, ()
         processes.flatMap((http, p) => [0, 1].map((i) => http.getJson(`http://${host}/domain/p${p}n${i}.com`, 30_000))),
       );
       assert.ok(outcomes.every((outcome) => outcome.kind === 'ok'));
+      const arrivals = registry.arrivals.map(({ at }) => at);
       const span = Math.max(...arrivals) - Math.min(...arrivals);
       assert.ok(span >= 2_000, `four requests at 1/s spanned ${span} ms`);
     } finally {
       for (const http of processes) await http.close();
       redis.disconnect();
-      server.close();
+      registry.close();
       await provisioned.cleanup();
     }
   });
