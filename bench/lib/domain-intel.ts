@@ -45,6 +45,8 @@ async function keyedPingRoute(v1: FastifyInstance): Promise<void> {
 export async function domainIntelServer(options: DomainIntelServerOptions): Promise<StartedServer<DomainIntelInfo>> {
   const temp = options.env?.DATA_DIR ? null : tempDir('bench-domain-intel');
   const config = loadDomainIntelConfig({
+    // As deployed (README, "Running at scale"): templates cached, production defaults.
+    NODE_ENV: 'production',
     JOBS_SCHEDULER: 'off',
     ...(temp ? { DATA_DIR: temp.dir } : {}),
     ...(options.redis

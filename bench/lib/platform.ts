@@ -20,6 +20,8 @@ export interface PlatformInfo {
 /** Runs in the server process. */
 export async function platformServer(options: PlatformServerOptions): Promise<StartedServer<PlatformInfo>> {
   const config = loadPlatformConfig({
+    // As deployed (README, "Running at scale"): templates cached, production defaults.
+    NODE_ENV: 'production',
     DATA_DIR: options.dataDir,
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     // The benchmark measures the work of a call, not the limiter refusing it.
