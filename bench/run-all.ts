@@ -42,7 +42,7 @@ for (const { line, measuredAt } of results) {
 writeFileSync(
   resultsFile,
   `# Latest benchmark figures\n\nOn ${process.platform} ${process.arch}, ${cpus().length} cores, Node ${process.version}. Each row carries when it was measured and the 1-minute load average at the start and end of its run (a load above the core count means other work shared the machine). \`npm run bench\` refreshes every row; \`npm run bench -- <name>\` refreshes that benchmark's rows only.\n\n` +
-    "Throughput figures: the server under test and a bare Fastify hello-world each in its own process, `wrk` in a third, alternating rounds, medians; `-cpu` figures are hello-world's CPU per request ÷ ours, from each server process's own CPU counters.\n\n" +
+    "Throughput figures: the server under test and a bare Fastify hello-world each in its own process, `wrk` in a third, alternating rounds, medians; `-cpu` figures are hello-world's CPU per request ÷ ours, from each server process's own CPU counters; `-cpu-equal-load` rows (target none, INFO) repeat that with both servers paced to the same rate, half of ours flat out, to show how much of a gap is the kernel's cost of waking the load generator, which a slower server pays more often.\n\n" +
     `| benchmark | figures | measured |\n|---|---|---|\n${[...rows.keys()]
       .sort()
       .map((name) => rows.get(name))

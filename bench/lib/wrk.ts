@@ -16,6 +16,11 @@ export interface LoadOptions {
   connections?: number;
   /** Seconds of measurement. */
   seconds: number;
+  /**
+   * Milliseconds each connection waits after a response before its next request (wrk's Lua
+   * `delay`): paced load instead of as fast as the server answers.
+   */
+  delayMs?: number;
   method?: 'GET' | 'POST';
   body?: string;
 }
@@ -40,6 +45,8 @@ local method = os.getenv("WRK_METHOD")
 if method then wrk.method = method end
 local body = os.getenv("WRK_BODY")
 if body then wrk.body = body end
+local pause = tonumber(os.getenv("WRK_DELAY_MS") or "")
+if pause then delay = function() return pause end end
 done = function(summary, latency, requests)
   local e = summary.errors
   io.write(string.format('${MARKER}{"requests":%d,"duration_us":%d,"connect":%d,"read":%d,"write":%d,"status":%d,"timeout":%d,"p50_us":%d,"p95_us":%d,"p99_us":%d}\\n',
@@ -106,6 +113,7 @@ export async function runWrk(options: LoadOptions): Promise<LoadResult> {
   const env = { ...process.env };
   if (options.method) env.WRK_METHOD = options.method;
   if (options.body !== undefined) env.WRK_BODY = options.body;
+  if (options.delayMs !== undefined) env.WRK_DELAY_MS = String(options.delayMs);
   const output = await new Promise<string>((resolve, reject) => {
     const child = spawn('wrk', args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
     let text = '';
