@@ -1,5 +1,6 @@
 import type { Dialect } from '@repo/server-kit';
 import { type Kysely, sql } from 'kysely';
+import { FeedColumnChunks } from '../apps/domain-intel/src/feed/feed-column-chunks.ts';
 import { type FeedColumnRow, FeedColumns } from '../apps/domain-intel/src/feed/feed-columns.ts';
 
 export const FEED_BENCH_TLDS = ['com', 'net', 'org', 'info', 'biz', 'xyz', 'online', 'site', 'top', 'store'];
@@ -41,6 +42,20 @@ export async function populateFeed(db: Kysely<unknown>, dialect: Dialect, rows: 
  */
 export function feedBenchColumns(rows: number, now: number): FeedColumns {
   const columns = new FeedColumns(rows, rows * 17);
+  let i = 0;
+  forEachFeedBenchRow(rows, now, (row) => columns.set(i++, row));
+  return columns;
+}
+
+/** The same rows in chunks of columns, as FeedIndex.load fills them from the database (FeedColumnChunks). */
+export function feedBenchChunks(rows: number, now: number): FeedColumnChunks {
+  const chunks = new FeedColumnChunks();
+  forEachFeedBenchRow(rows, now, (row) => chunks.append(row));
+  return chunks;
+}
+
+/** Calls `visit` with each row in order (one object, overwritten: copy what is kept). */
+function forEachFeedBenchRow(rows: number, now: number, visit: (row: FeedColumnRow) => void): void {
   const row: FeedColumnRow = {
     domain: '',
     tld: '',
@@ -69,12 +84,12 @@ export function feedBenchColumns(rows: number, now: number): FeedColumns {
     row.da = (n * 13) % 10 < 7 ? (n * 37) % 100 : null;
     row.tf = (n * 17) % 10 < 6 ? (n * 53) % 80 : null;
     row.length = `bench${n}`.length;
-    columns.set(i++, row);
+    visit(row);
+    i++;
     if (n * 10 <= rows) n *= 10;
     else {
       while (n % 10 === 9 || n + 1 > rows) n = Math.floor(n / 10);
       n++;
     }
   }
-  return columns;
 }

@@ -33,7 +33,7 @@ import { createContext } from 'domain-intel/src/context.ts';
 import { FeedColumnChunks } from 'domain-intel/src/feed/feed-column-chunks.ts';
 import { FeedIndex } from 'domain-intel/src/feed/feed-index.ts';
 import type { Kysely } from 'kysely';
-import { feedBenchColumns, populateFeed } from './domains-feed-rows.ts';
+import { feedBenchChunks, feedBenchColumns, populateFeed } from './domains-feed-rows.ts';
 import { benchDatabase } from './lib/bench-database.ts';
 import { report } from './lib/harness.ts';
 
@@ -106,7 +106,8 @@ function mainThreadCpuSeconds(): number {
 
 /** One build in this process (a child of the benchmark), printed as a BUILD line. */
 async function measureBuild(mode: Mode, rows: number): Promise<void> {
-  const columns = feedBenchColumns(rows, NOW);
+  // The worker gets the rows in chunks, as FeedIndex.load fills them from the database.
+  const loaded = mode === 'in-thread' ? feedBenchColumns(rows, NOW) : feedBenchChunks(rows, NOW);
   const rssBeforeMb = process.memoryUsage().rss / 1_048_576;
   // Let the probe's timer settle before the build starts.
   const probe = mode === 'worker-unprobed' ? undefined : pauseProbe();
@@ -115,9 +116,9 @@ async function measureBuild(mode: Mode, rows: number): Promise<void> {
   const mainCpuStart = mainThreadCpuSeconds();
   const started = performance.now();
   const index =
-    mode !== 'in-thread'
-      ? await FeedIndex.build(FeedColumnChunks.of(columns, rows), 0, { cachedFilters: 16 })
-      : FeedIndex.fromColumns(columns, 0, { cachedFilters: 16 });
+    loaded instanceof FeedColumnChunks
+      ? await FeedIndex.build(loaded, 0, { cachedFilters: 16 })
+      : FeedIndex.fromColumns(loaded, 0, { cachedFilters: 16 });
   const wallS = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuStart);
   const mainThreadCpuS = mainThreadCpuSeconds() - mainCpuStart;

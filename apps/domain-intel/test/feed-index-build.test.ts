@@ -4,7 +4,7 @@ import { FEED_SORTS } from '@repo/contracts/domain-intel';
 import { ManualClock } from '@repo/server-kit';
 import { databaseTargets } from '@repo/server-kit/testing';
 import { buildFeedIndexPartsInWorker } from '../src/feed/feed-build-client.ts';
-import { FeedColumnChunks, joinFeedColumnChunks } from '../src/feed/feed-column-chunks.ts';
+import { FeedColumnChunks } from '../src/feed/feed-column-chunks.ts';
 import { FEED_COLUMN_NAMES, type FeedColumnRow, FeedColumns } from '../src/feed/feed-columns.ts';
 import { FeedIndex } from '../src/feed/feed-index.ts';
 import { FeedService } from '../src/feed/feed-service.ts';
@@ -92,14 +92,16 @@ for (const target of databaseTargets()) {
       const chunked = new FeedColumnChunks(7);
       for (const row of rows) chunked.append(row);
       assert.equal(chunked.size, 500);
-      const joined = FeedIndex.fromColumns(new FeedColumns(joinFeedColumnChunks(chunked.state())), 0);
+      const chunks = chunked.state();
+      const gathered = FeedIndex.fromColumns(chunks, 0);
+      assert.deepEqual(chunks.chunks, [], 'the chunks are let go once gathered');
       const again = new FeedColumnChunks(7);
       for (const row of rows) again.append(row);
       const inWorker = await FeedIndex.build(again, 0);
       for (const filter of [EVERY_ROW, { ...EVERY_ROW, tlds: ['org'], minTf: 5 }, { ...EVERY_ROW, contains: 'x-' }]) {
         for (const sort of FEED_SORTS) {
           const page = { sort, limit: 100, offset: 50 };
-          assert.deepEqual(joined.page(filter, page, NOW), whole.page(filter, page, NOW), `joined ${sort}`);
+          assert.deepEqual(gathered.page(filter, page, NOW), whole.page(filter, page, NOW), `gathered ${sort}`);
           assert.deepEqual(inWorker.page(filter, page, NOW), whole.page(filter, page, NOW), `worker ${sort}`);
         }
       }

@@ -1,3 +1,4 @@
+import { FeedColumnChunksReader, type FeedColumnChunksState } from './feed-column-chunks.ts';
 import { FeedColumns, type FeedColumnsState, NO_VALUE } from './feed-columns.ts';
 import type { BoundedColumn, FeedBound, FeedBounds } from './feed-matcher.ts';
 import { type LabelGrams, labelGrams, labelGramsBytes, markLabelGrams } from './label-grams.ts';
@@ -76,9 +77,14 @@ export class FeedClusters {
   /** The rows whose label holds the current query's needle (reused: queries are synchronous). */
   #labelBits: Uint32Array | undefined;
 
-  /** Groups the rows of `columns`; or (a FeedClustersState) wraps a grouping done elsewhere, nothing copied. */
-  constructor(source: FeedColumns | FeedClustersState) {
-    if (!(source instanceof FeedColumns)) {
+  /**
+   * Groups the rows of `columns`, or of chunks of columns (FeedColumnChunks' state, read in place
+   * and consumed: its list of chunks is emptied once they are gathered, so their memory can go
+   * before the rest of the build allocates); or (a FeedClustersState) wraps a grouping done
+   * elsewhere, nothing copied.
+   */
+  constructor(source: FeedColumns | FeedColumnChunksState | FeedClustersState) {
+    if ('rowOf' in source) {
       this.columns = new FeedColumns(source.columns);
       this.rowOf = source.rowOf;
       for (let g = 0; g < source.groups.length; g += 3) {
@@ -90,19 +96,25 @@ export class FeedClusters {
       this.#grams = source.grams;
       return;
     }
-    const columns = source;
+    const chunks = source instanceof FeedColumns ? { size: source.size, chunks: [source.state()] } : source;
+    const rows = new FeedColumnChunksReader(chunks);
     this.#without = {};
     this.#sliced = {};
     this.#days = {};
-    const size = columns.size;
-    const tldCount = Math.max(1, columns.tlds.length);
+    const size = rows.size;
+    const tldCount = Math.max(1, rows.tlds.length);
     // Key: status, then TLD, then DA descending with unknown (NO_VALUE) last; a stable sort keeps the given order within.
     const keys = new Float64Array(size);
-    for (let i = 0; i < size; i++) {
-      keys[i] = (columns.status[i]! * tldCount + columns.tld[i]!) * 128 + (100 - Math.min(100, columns.da[i]!));
-    }
+    let i = 0;
+    rows.chunks.forEach(({ size: chunkSize, status, tld, da }, c) => {
+      const tldCodes = rows.tldCodes[c]!;
+      for (let j = 0; j < chunkSize; j++, i++) {
+        keys[i] = (status[j]! * tldCount + tldCodes[tld[j]!]!) * 128 + (100 - Math.min(100, da[j]!));
+      }
+    });
     this.rowOf = sortedBy(keys);
-    this.columns = columns.permuted(this.rowOf);
+    this.columns = rows.gathered(this.rowOf);
+    chunks.chunks.length = 0;
     const { status, tld } = this.columns;
     for (let k = 0; k < size; k++) {
       const key = (status[k]! << 16) | tld[k]!;

@@ -148,46 +148,6 @@ export class FeedColumns {
   }
 
   /**
-   * The first `size` rows in the order `order` gives (row k of the result is row order[k] of
-   * these), in columns of exactly that size; with `size` beyond this one's rows, room for more
-   * rows after them (written on with `set`).
-   */
-  permuted(order: ArrayLike<number>, size = order.length): FeedColumns {
-    let bytes = 0;
-    for (let k = 0; k < order.length; k++) bytes += this.#domainStart[order[k]! + 1]! - this.#domainStart[order[k]!]!;
-    const out = new FeedColumns(size, Math.ceil((bytes * size) / Math.max(1, order.length)) + 64);
-    for (const tld of this.tlds) out.tldCode(tld, true);
-    // One gather per element width, each over one array kind, so each loop stays monomorphic
-    // (one generic loop over eleven array kinds ran ~5x slower); signed columns are gathered as
-    // their unsigned views (same bytes).
-    gatherBytes(this.status, out.status, order);
-    gatherBytes(unsigned8(this.da), unsigned8(out.da), order);
-    gatherBytes(unsigned8(this.tf), unsigned8(out.tf), order);
-    gatherBytes(unsigned8(this.hasHyphen), unsigned8(out.hasHyphen), order);
-    gatherBytes(unsigned8(this.hasDigit), unsigned8(out.hasDigit), order);
-    gatherShorts(this.tld, out.tld, order);
-    gatherShorts(unsigned16(this.altTldCount), unsigned16(out.altTldCount), order);
-    gatherShorts(unsigned16(this.length), unsigned16(out.length), order);
-    gatherDoubles(this.droppedAt, out.droppedAt, order);
-    gatherDoubles(this.firstArchivedAt, out.firstArchivedAt, order);
-    gatherDoubles(this.expectedDropAt, out.expectedDropAt, order);
-    // Domains are a dozen bytes or so: a byte loop beats a native copy call per row.
-    const from = this.#domainBytes;
-    const to = out.#domainBytes;
-    const starts = this.#domainStart;
-    const outStarts = out.#domainStart;
-    let end = 0;
-    for (let k = 0; k < order.length; k++) {
-      const i = order[k]!;
-      outStarts[k] = end;
-      for (let b = starts[i]!, stop = starts[i + 1]!; b < stop; b++) to[end++] = from[b]!;
-    }
-    out.#domainEnd = end;
-    out.#domainStart[order.length] = out.#domainEnd;
-    return out;
-  }
-
-  /**
    * The first `size` rows as plain data over these columns' own arrays (views, not copies):
    * transferring its buffers to another thread leaves these columns unusable.
    */
@@ -326,19 +286,4 @@ export class FeedColumns {
     this.#domainEnd += this.#domainBytes.write(domain, this.#domainEnd, 'latin1');
     this.#domainStart[i + 1] = this.#domainEnd;
   }
-}
-
-const unsigned8 = (array: Int8Array) => new Uint8Array(array.buffer, array.byteOffset, array.length);
-const unsigned16 = (array: Int16Array) => new Uint16Array(array.buffer, array.byteOffset, array.length);
-
-function gatherBytes(from: Uint8Array, to: Uint8Array, order: ArrayLike<number>): void {
-  for (let k = 0; k < order.length; k++) to[k] = from[order[k]!]!;
-}
-
-function gatherShorts(from: Uint16Array, to: Uint16Array, order: ArrayLike<number>): void {
-  for (let k = 0; k < order.length; k++) to[k] = from[order[k]!]!;
-}
-
-function gatherDoubles(from: Float64Array, to: Float64Array, order: ArrayLike<number>): void {
-  for (let k = 0; k < order.length; k++) to[k] = from[order[k]!]!;
 }

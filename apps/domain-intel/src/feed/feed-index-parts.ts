@@ -1,5 +1,6 @@
 import { FEED_SORTS, type FeedSort } from '@repo/contracts/domain-intel';
 import { FeedClusters, type FeedClustersState } from './feed-clusters.ts';
+import type { FeedColumnChunksState } from './feed-column-chunks.ts';
 import { type FeedColumns, NO_VALUE } from './feed-columns.ts';
 import { sortedBy } from './radix-sort.ts';
 
@@ -43,11 +44,12 @@ export function transferablesOf(value: unknown, found = new Set<ArrayBuffer>()):
 
 /**
  * Builds every part of the index from the rows (seconds of CPU at 10 M rows: run it in the build
- * worker, not on the API's thread). Pure: reads only `columns`.
+ * worker, not on the API's thread): columns, or the chunks of columns a load filled, read in place
+ * and consumed (FeedClusters). Reads nothing else.
  */
-export function buildFeedIndexParts(columns: FeedColumns): FeedIndexParts {
-  const clusters = new FeedClusters(columns);
-  const size = columns.size;
+export function buildFeedIndexParts(rows: FeedColumns | FeedColumnChunksState): FeedIndexParts {
+  const clusters = new FeedClusters(rows);
+  const size = clusters.size;
   const grouped = clusters.columns;
   // Positions in domain order (the database's ORDER BY domain), which every sort breaks ties by.
   const byDomain = new Uint32Array(size);

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { buildFeedIndexPartsInWorker, type FeedBuildOptions } from './feed-build-client.ts';
 import { bitmapFor, type FeedClusters, type FeedSeed, popcount } from './feed-clusters.ts';
-import { FeedColumnChunks } from './feed-column-chunks.ts';
+import { FeedColumnChunks, type FeedColumnChunksState } from './feed-column-chunks.ts';
 import { FEED_COLUMN_NAMES, type FeedColumnRow, type FeedColumns } from './feed-columns.ts';
 import { buildFeedIndexParts, type FeedIndexParts } from './feed-index-parts.ts';
 import { type BoundedColumn, type FeedBound, type FeedBounds, feedBounds } from './feed-matcher.ts';
@@ -96,10 +96,14 @@ export class FeedIndex {
   }
 
   /**
-   * An index of rows already in memory, in the database's domain order, built on this thread
-   * (benchmarks, tests, small row sets).
+   * An index of rows already in memory (columns, or chunks of them, consumed), in the database's
+   * domain order, built on this thread (benchmarks, tests, small row sets).
    */
-  static fromColumns(columns: FeedColumns, version: number, options?: FeedIndexOptions): FeedIndex {
+  static fromColumns(
+    columns: FeedColumns | FeedColumnChunksState,
+    version: number,
+    options?: FeedIndexOptions,
+  ): FeedIndex {
     return new FeedIndex(buildFeedIndexParts(columns), version, options);
   }
 
