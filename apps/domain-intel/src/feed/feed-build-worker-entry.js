@@ -1,7 +1,7 @@
-// The entry of the feed index build's worker thread (feed-build-worker.ts). A worker thread does
-// not inherit the tsx loader its parent registered (bin/domain-intel.js), so it registers its own
-// before loading TypeScript.
-import { register } from 'tsx/esm/api';
+// The entry of the feed index build's worker thread (feed-build-worker.ts) when the sources run
+// through tsx; it loads them as the sort worker's entry does (zones/sort-worker-entry.js says why).
+import { createRequire } from 'node:module';
 
-register();
-await import('./feed-build-worker.ts');
+const require = createRequire(import.meta.url);
+require('tsx/cjs/api').register();
+require('./feed-build-worker.ts');
