@@ -7,6 +7,7 @@
  * (GNU time's %M: the largest process of the side). Both sides' outputs are compared name by name.
  * Sizes: BENCH_ZONE_IMPORT_SIZES (default 5000000,20000000 names). Reports time against the shell,
  * peak RSS against 512 MB, how time grows with size, and the extrapolation to 160 M names.
+ * The CLI is bundled first (`npm run build`), as it is run in production.
  */
 import { execFile } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
@@ -24,6 +25,7 @@ import { prefix, tail } from './lib/synthetic-snapshots.ts';
 const run = promisify(execFile);
 const here = path.dirname(fileURLToPath(import.meta.url));
 const CLI = path.join(here, '..', 'apps', 'domain-intel', 'bin', 'domain-intel.js');
+const CLI_BUNDLER = path.join(here, '..', 'apps', 'domain-intel', 'bin', 'cli-bundle.mjs');
 const COM_NAMES = 160_000_000;
 const RSS_LIMIT_MB = 512;
 
@@ -104,6 +106,7 @@ async function importWithCli(root: string, zone: string, date: string): Promise<
 }
 
 async function main(): Promise<void> {
+  await run(process.execPath, [CLI_BUNDLER]);
   const sizes = (process.env.BENCH_ZONE_IMPORT_SIZES ?? '5000000,20000000').split(',').map(Number);
   const points: { size: number; ms: number; shellMs: number; peakRssMb: number }[] = [];
   for (const size of sizes) {
