@@ -12,6 +12,7 @@ import {
   genReqId,
   loadConfig,
   loggerOptions,
+  newRequestId,
   nextUtcMidnight,
   redactUrl,
   startOfUtcDay,
@@ -155,6 +156,12 @@ describe('request ids', () => {
     for (const unsafe of [undefined, 'short', 'has space in it', '<script>alert(1)</script>', 'x'.repeat(200)]) {
       assert.match(genReqId(request(unsafe)), /^req_[0-9a-f]{32}$/);
     }
+  });
+
+  it('makes a new id each time, across refills of its random bytes', () => {
+    const ids = Array.from({ length: 1000 }, () => newRequestId());
+    assert.equal(new Set(ids).size, ids.length);
+    for (const id of ids) assert.match(id, /^req_[0-9a-f]{32}$/);
   });
 });
 
