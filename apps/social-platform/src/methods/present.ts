@@ -29,10 +29,19 @@ export async function presentFriends(ctx: AppContext, users: User[]): Promise<Fr
  * The User record of user.getUser: a Friend record plus `email`, filled only when `emailOf`
  * is this user (the token's own user, when the app may see it), null otherwise.
  */
-export async function presentUser(ctx: AppContext, user: User, emailOf: number | undefined): Promise<UserRecord> {
+/** A user's record; without a picture there is nothing to read, and it comes without a promise. */
+export function presentUser(
+  ctx: AppContext,
+  user: User,
+  emailOf: number | undefined,
+): UserRecord | Promise<UserRecord> {
   const withEmail = user.id === emailOf;
   if (!user.picture_photo_id) return keptWithoutPicture(ctx, user)?.user(withEmail) ?? userRecord(ctx, user, withEmail);
-  const files = (await ctx.photos.filesOf([user.picture_photo_id])).get(user.picture_photo_id);
+  return withPicture(ctx, user, user.picture_photo_id, withEmail);
+}
+
+async function withPicture(ctx: AppContext, user: User, photoId: number, withEmail: boolean): Promise<UserRecord> {
+  const files = (await ctx.photos.filesOf([photoId])).get(photoId);
   return { ...friendRecord(ctx, user, files), email: withEmail ? user.email : null };
 }
 

@@ -33,7 +33,8 @@ export interface ApiMethod {
   /** The schema of `output` (from packages/contracts): the OpenAPI document and the tests read it. */
   output: TSchema;
   params: ParamSpecs;
-  handler(call: MethodCall<Record<string, unknown>>): Promise<unknown>;
+  /** A promise, or the value itself when the method needs to wait for nothing (no turn of the event loop). */
+  handler(call: MethodCall<Record<string, unknown>>): unknown;
 }
 
 /**
@@ -41,7 +42,10 @@ export interface ApiMethod {
  * must return `Static<typeof output>`: a record missing a field of its contract does not compile.
  */
 export function singleMethod<S extends ParamSpecs, O extends TSchema>(
-  definition: MethodDefinition<S> & { output: O; handler(call: MethodCall<ParamValues<S>>): Promise<Static<O>> },
+  definition: MethodDefinition<S> & {
+    output: O;
+    handler(call: MethodCall<ParamValues<S>>): Static<O> | Promise<Static<O>>;
+  },
 ): ApiMethod {
   return { ...definition, kind: 'single', handler: definition.handler as ApiMethod['handler'] };
 }

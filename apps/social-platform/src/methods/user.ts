@@ -14,10 +14,13 @@ export const userMethods = [
       'are null when not given.',
     output: User,
     params: { user_id: userIdParam },
-    async handler({ ctx, caller, params }) {
-      const subject = await subjectOf(ctx, caller, params.user_id);
-      const mayReadEmail = caller.permissions.includes('email');
-      return presentUser(ctx, subject, mayReadEmail ? caller.userId : undefined);
+    // Without an await: the token's own user, without a picture, is answered in the same turn.
+    handler({ ctx, caller, params }) {
+      const emailOf = caller.permissions.includes('email') ? caller.userId : undefined;
+      const subject = subjectOf(ctx, caller, params.user_id);
+      return subject instanceof Promise
+        ? subject.then((user) => presentUser(ctx, user, emailOf))
+        : presentUser(ctx, subject, emailOf);
     },
   }),
 ];

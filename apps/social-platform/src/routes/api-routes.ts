@@ -3,10 +3,11 @@ import multipart from '@fastify/multipart';
 import type { TokenAnswer } from '@repo/contracts/platform';
 import { toPublicError } from '@repo/server-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { after } from '../api/after.ts';
 import { envelope, listPaging, SINGLE_VALUE, serializeAnswer } from '../api/envelope.ts';
 import { apiPostSchema, apiRouteSchema, tokenRouteSchema } from '../api/openapi.ts';
 import { parseParams } from '../api/params.ts';
-import { FILE_FIELDS, readFormInput, readMultipartInput } from '../api/read-input.ts';
+import { type ApiInput, FILE_FIELDS, readFormInput, readMultipartInput } from '../api/read-input.ts';
 import type { ApiCaller } from '../auth/app-auth-service.ts';
 import type { PageResult } from '../db/paging.ts';
 import { appError } from '../error-catalogue.ts';
@@ -53,31 +54,20 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
   app.decorateRequest('apiMethod', undefined);
   app.decorateRequest('apiErrorCode', undefined);
 
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(API_SECURITY_HEADERS);
-    done();
-  });
   // Each call of a known app and method counts in the developer console's usage, failures with their code.
   app.addHook('onError', (request, _reply, error, done) => {
     request.apiErrorCode = toPublicError(error).code;
     done();
   });
-  app.addHook('onSend', (request, _reply, payload, done) => {
+  // One hook for the headers and the usage: every answer (errors included) passes onSend, and each hook a
+  // request runs costs (an onRequest hook for the headers alone made Fastify run a hook chain more per call).
+  app.addHook('onSend', (request, reply, payload, done) => {
+    reply.headers(API_SECURITY_HEADERS);
     if (request.apiCaller && request.apiMethod) {
       usage.record(request.apiCaller.appId, request.apiMethod, request.apiErrorCode);
     }
     done(null, payload);
   });
-  await app.register(formbody, { bodyLimit: 64 * 1024 });
-  await app.register(multipart, {
-    // Two files, so that a second one reaches readMultipartInput and is refused as 400 `unexpected_file`.
-    limits: { fileSize: config.UPLOAD_MAX_BYTES, files: 2, fields: 10, fieldSize: 4096, parts: 12 },
-    isPartAFile: (fieldName, contentType, fileName) =>
-      (fieldName !== undefined && FILE_FIELDS.has(fieldName)) ||
-      contentType === 'application/octet-stream' ||
-      fileName !== undefined,
-  });
-
   // Per app and user, not per token: opening the app again for a fresh token does not buy more calls.
   const checkCallRate = createRateLimit({
     redis,
@@ -108,38 +98,76 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
   };
   app.get('/token.php', { schema: tokenRouteSchema, ...documentationOnly }, token);
 
-  const api = async (request: FastifyRequest, reply: FastifyReply) => {
-    const queryToken = (request.query as { token?: unknown }).token;
-    // With the token in the query, an unauthenticated or rate-limited upload is refused before its body is read.
-    if (typeof queryToken === 'string') {
-      request.apiCaller = appAuth.cachedCaller(queryToken) ?? (await appAuth.authenticate(queryToken));
-      await checkCaller(request.apiCaller);
-    }
-    const input = request.isMultipart()
-      ? await readMultipartInput(request, config.UPLOAD_MAX_BYTES)
-      : readFormInput(request);
-    if (!request.apiCaller) {
-      request.apiCaller = await appAuth.authenticate(asSingle(input.fields.token, 'token'));
-      await checkCaller(request.apiCaller);
-    }
+  /** The caller's call counted against the limit of its app and user (throws 429 `rate_limited` over it). */
+  const admit = (request: FastifyRequest, caller: ApiCaller): void | Promise<void> => {
+    request.apiCaller = caller;
+    return checkCaller(caller);
+  };
+
+  /** The method the call names, run with the call's parameters, in its envelope. */
+  const answer = (request: FastifyRequest, reply: FastifyReply, input: ApiInput, caller: ApiCaller) => {
     const method = registry.resolve(asSingle(input.fields.method, 'method'));
     request.apiMethod = method.name;
-    requirePermission(method, request.apiCaller);
+    requirePermission(method, caller);
     if (method.httpMethod === 'POST' && request.method !== 'POST') {
       reply.header('Allow', 'POST');
       throw appError('post_required', `${method.name} must be called with POST (multipart/form-data).`);
     }
     const params = parseParams(method.params, input.fields, input.files);
     const page = (params.page as number | undefined) ?? 1;
-    const output = await method.handler({ ctx: app.platform, caller: request.apiCaller, params, page });
-    if (method.kind === 'single') return envelope(SINGLE_VALUE, output);
-    const list = output as PageResult<unknown>;
-    return envelope(listPaging(list.total, page), list.items);
+    return after(method.handler({ ctx: app.platform, caller, params, page }), (output) => {
+      if (method.kind === 'single') return envelope(SINGLE_VALUE, output);
+      const list = output as PageResult<unknown>;
+      return envelope(listPaging(list.total, page), list.items);
+    });
+  };
+
+  /**
+   * api.php answering a call whose parameters `readInput` reads (the query; for a POST, the body too).
+   * Not an async function: a call whose steps wait for nothing (a cached token, the in-memory limit, a
+   * GET's query, a record kept in memory) is answered in the turn it arrived in (see after.ts).
+   */
+  const api = (readInput: InputReader) => (request: FastifyRequest, reply: FastifyReply) => {
+    const queryToken = (request.query as { token?: unknown }).token;
+    // With the token in the query, an unauthenticated or rate-limited upload is refused before its body is read.
+    const admitted =
+      typeof queryToken === 'string'
+        ? after(appAuth.cachedCaller(queryToken) ?? appAuth.authenticate(queryToken), (caller) =>
+            admit(request, caller),
+          )
+        : undefined;
+    return after(admitted, () =>
+      after(readInput(request), (input) => {
+        const { apiCaller } = request;
+        if (apiCaller) return answer(request, reply, input, apiCaller);
+        return after(appAuth.authenticate(asSingle(input.fields.token, 'token')), (caller) =>
+          after(admit(request, caller), () => answer(request, reply, input, caller)),
+        );
+      }),
+    );
   };
   const apiSchema = apiRouteSchema(registry, config.UPLOAD_MAX_BYTES);
-  app.get('/api.php', { schema: apiSchema, ...documentationOnly }, api);
-  app.post('/api.php', { schema: apiPostSchema(apiSchema), ...documentationOnly }, api);
+  app.get('/api.php', { schema: apiSchema, ...documentationOnly }, api(readFormInput));
+  // Only POST reads a body: the body parsers, and @fastify/multipart's hooks (two asynchronous ones on
+  // every request of their scope, a 'close' listener included), stay out of the GET routes' way.
+  await app.register(async (posts) => {
+    await posts.register(formbody, { bodyLimit: 64 * 1024 });
+    await posts.register(multipart, {
+      // Two files, so that a second one reaches readMultipartInput and is refused as 400 `unexpected_file`.
+      limits: { fileSize: config.UPLOAD_MAX_BYTES, files: 2, fields: 10, fieldSize: 4096, parts: 12 },
+      isPartAFile: (fieldName, contentType, fileName) =>
+        (fieldName !== undefined && FILE_FIELDS.has(fieldName)) ||
+        contentType === 'application/octet-stream' ||
+        fileName !== undefined,
+    });
+
+    const readPostInput: InputReader = (request) =>
+      request.isMultipart() ? readMultipartInput(request, config.UPLOAD_MAX_BYTES) : readFormInput(request);
+    posts.post('/api.php', { schema: apiPostSchema(apiSchema), ...documentationOnly }, api(readPostInput));
+  });
 }
+
+type InputReader = (request: FastifyRequest) => ApiInput | Promise<ApiInput>;
 
 function asSingle(value: unknown, name: string): string | undefined {
   if (value === undefined || typeof value === 'string') return value;
