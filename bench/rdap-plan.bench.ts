@@ -86,7 +86,7 @@ async function main(): Promise<void> {
   // The registry's rate limit, in simulated time.
   const lookupsAt: number[] = [];
   const paced: RdapClient = {
-    lookupDomain(name: string, options?: RdapLookupOptions) {
+    lookupDomain(name: string, options: RdapLookupOptions) {
       const at = Math.max(clock.now(), (lookupsAt.at(-1) ?? 0) + 1000 / limitPerSecond);
       clock.set(at);
       churn.advanceTo(at);

@@ -17,6 +17,7 @@ import { renderError } from './http/envelope.ts';
 import { pages } from './http/pages.ts';
 import { publicUrlOf } from './http/public-url.ts';
 import { rdapPlanMetrics } from './http/rdap-plan-metrics.ts';
+import { rdapRateMetrics } from './http/rdap-rate-metrics.ts';
 import { refuseRepeatedQueryParameters } from './http/repeated-parameters.ts';
 import { errorSchemas } from './http/schemas.ts';
 import { openApiWebhooks } from './http/webhook-docs.ts';
@@ -92,6 +93,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   await app.register(metricsPlugin, { prefix: 'domain_intel_', access: metricsAccess(config) });
   await app.register(rdapPlanMetrics);
+  await app.register(rdapRateMetrics);
 
   await app.register(async (json) => {
     await json.register(apiHeaders);

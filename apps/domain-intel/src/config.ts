@@ -212,6 +212,17 @@ export const envSchema = baseEnvSchema.extend({
   RDAP_BREAKER_MIN_REQUESTS: z.coerce.number().int().min(1).max(10_000).default(5),
   /** … and how long it stays open before one trial request, ms. */
   RDAP_BREAKER_RESET_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  /**
+   * Share of each RDAP host's rate kept for interactive lookups (/v1/check, /v1/whois, suggestions):
+   * background work (re-checks, the watchlist) may use at most 1 − this of it, interactive all of it.
+   */
+  RDAP_INTERACTIVE_SHARE: z.coerce.number().min(0).max(0.9).default(0.2),
+  /** Multiplier of an RDAP host's rate at each 429 (RFC 7480 §5.5: slow down); one 429 event lowers it once. */
+  RDAP_RATE_DECREASE_FACTOR: z.coerce.number().min(0.1).max(0.95).default(0.5),
+  /** Lowest rate a 429 takes an RDAP host to, requests a second (never above its configured rate). */
+  RDAP_MIN_RATE_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(1),
+  /** Seconds without a 429 after which a slowed RDAP host's rate goes up a tenth of its configured rate (at least 1/s). */
+  RDAP_RATE_RECOVERY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   // --- Availability (/v1/check) ---
   /** Overall deadline of one /v1/check call, ms: names not answered by then are `unknown`. */
   CHECK_DEADLINE_MS: z.coerce.number().int().min(100).max(60_000).default(8_000),

@@ -64,7 +64,7 @@ export interface AppContext extends Infrastructure<DB> {
   enrichment: EnrichmentService;
   /** Database leases so a job never runs twice at once across processes. */
   jobLeases: JobLeases;
-  /** The RDAP engine: `lookupDomain(name, {deadline, signal, registryOnly})` per rdap/types.ts. */
+  /** The RDAP engine: `lookupDomain(name, {traffic, deadline, signal, registryOnly})` per rdap/types.ts. */
   rdap: RdapEngine;
   /** Tri-state availability: zone snapshot, then RDAP, behind a cache (/v1/check, suggestions). */
   availability: AvailabilityService;
@@ -124,7 +124,8 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   });
   const quotaStore = redis ? new RedisQuotaStore(redis) : new SqlQuotaStore(database.db);
   const reportBackgroundError = throttledWarnings();
-  const rdap = createRdapEngine(config, clock, reportBackgroundError, redis);
+  const log = overrides.log ?? stderrLog;
+  const rdap = createRdapEngine(config, clock, reportBackgroundError, redis, log);
   const availability = createAvailabilityService(config, {
     rdap,
     redis,
@@ -133,7 +134,6 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     onError: reportBackgroundError,
   });
   const whois = createWhoisService(config, { rdap, redis, clock, onError: reportBackgroundError });
-  const log = overrides.log ?? stderrLog;
   const mailer = createMailer(config, log, () => clock.now());
   const addressPolicy = { allowInsecure: config.RDAP_ALLOW_INSECURE };
   // Services that cause account events report them here: the delivery service records them for

@@ -341,7 +341,7 @@ for (const target of databaseTargets()) {
         host: 'rdap.registry.example',
         tlds: ['biz', 'us'],
         needed_per_second: 0.00333,
-        configured_per_second: 0.002,
+        allowed_per_second: 0.002,
         purge_checks: 6,
       });
       assert.match(warnings[0]!.message, /rdap\.registry\.example \(\.biz, \.us\) needs ~0\.00333 lookups\/s/);
@@ -350,7 +350,7 @@ for (const target of databaseTargets()) {
           host: 'rdap.registry.example',
           tlds: ['biz', 'us'],
           neededPerSecond: 6 / 1800,
-          configuredPerSecond: 0.002,
+          allowedPerSecond: 0.002,
           purgeChecks: 6,
         },
       ]);
@@ -369,7 +369,7 @@ for (const target of databaseTargets()) {
       await ample.recheckDue();
       assert.deepEqual(warnings, []);
       const [estimate] = await ample.registryRateEstimates();
-      assert.deepEqual([estimate?.neededPerSecond, estimate?.configuredPerSecond], [0, 10], 'the drops were verified');
+      assert.deepEqual([estimate?.neededPerSecond, estimate?.allowedPerSecond], [0, 10], 'the drops were verified');
     });
 
     it('sizes an `auto` budget by the registry rate over the run window', async () => {

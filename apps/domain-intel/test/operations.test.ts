@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { databaseTargets } from '@repo/server-kit/testing';
 import { bearer, createTestApp, type TestApp } from './helpers.ts';
+import { startRegistry } from './loopback-registry.ts';
 
 const METRICS_TOKEN = 'scraper-token-0123456789';
 
@@ -38,13 +39,35 @@ describe('operations endpoints', () => {
         host: 'rdap.verisign.com',
         tlds: ['com', 'net'],
         neededPerSecond: 44.4,
-        configuredPerSecond: 10,
+        allowedPerSecond: 10,
         purgeChecks: 80_000,
       },
     ]);
     const body = await scrape();
     assert.match(body, /domain_intel_rdap_plan_needed_rate\{host="rdap\.verisign\.com"\} 44\.4/);
     assert.match(body, /domain_intel_rdap_plan_allowed_rate\{host="rdap\.verisign\.com"\} 10/);
+  });
+
+  it("shows each RDAP host's effective rate, lowered after a 429", async () => {
+    const registry = await startRegistry((arrival) => (arrival === 0 ? 429 : 200), { retryAfterSeconds: 1 });
+    const own = await createTestApp({
+      target: databaseTargets()[0]!,
+      env: {
+        METRICS_TOKEN,
+        RDAP_ALLOW_INSECURE: '1',
+        RDAP_BOOTSTRAP_OVERRIDES: JSON.stringify({ com: `http://${registry.host}/` }),
+      },
+    });
+    try {
+      const lookup = await own.app.ctx.rdap.lookupDomain('slowed.com', { traffic: 'interactive', registryOnly: true });
+      assert.equal(lookup.kind, 'found', 'answered on the retry after the Retry-After');
+      const metrics = await own.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+      const host = registry.host.replaceAll('.', '\\.');
+      assert.match(metrics.body, new RegExp(`domain_intel_rdap_effective_rate\\{host="${host}"\\} 5\n`), '10/s halved');
+    } finally {
+      await own.close();
+      registry.close();
+    }
   });
 
   it('serves /metrics only with METRICS_TOKEN (401 invalid_metrics_token otherwise)', async () => {

@@ -28,7 +28,7 @@ describe('RDAP client against the simulator', () => {
   });
 
   it('returns the registry record merged with the registrar record', async () => {
-    const lookup = await t.engine.lookupDomain('example.com');
+    const lookup = await t.engine.lookupDomain('example.com', { traffic: 'interactive' });
     assert.equal(lookup.kind, 'found');
     if (lookup.kind !== 'found') return;
     const { record } = lookup;
@@ -62,33 +62,36 @@ describe('RDAP client against the simulator', () => {
   });
 
   it('registryOnly asks the registry alone; statuses come through', async () => {
-    const lookup = await t.engine.lookupDomain('dying.org', { registryOnly: true });
+    const lookup = await t.engine.lookupDomain('dying.org', { traffic: 'interactive', registryOnly: true });
     assert.equal(lookup.kind, 'found');
     if (lookup.kind === 'found') assert.deepEqual(lookup.record.status, ['redemption period']);
     assert.equal(t.sim.rdap.requestCount('registrar'), 0);
   });
 
   it('not_found only from the registry 404 (reserved names included, as registries answer them)', async () => {
-    const lookup = await t.engine.lookupDomain('never-registered.com');
+    const lookup = await t.engine.lookupDomain('never-registered.com', { traffic: 'interactive' });
     assert.equal(lookup.kind, 'not_found');
     if (lookup.kind === 'not_found') assert.match(lookup.source, /\/rdap\/verisign\/domain\/never-registered\.com$/);
-    assert.equal((await t.engine.lookupDomain('reserved.com')).kind, 'not_found');
+    assert.equal((await t.engine.lookupDomain('reserved.com', { traffic: 'interactive' })).kind, 'not_found');
   });
 
   it('a TLD without an RDAP server is unknown/no_rdap_server', async () => {
-    assert.equal(reasonOf(await t.engine.lookupDomain('example.io')), 'no_rdap_server');
+    assert.equal(reasonOf(await t.engine.lookupDomain('example.io', { traffic: 'interactive' })), 'no_rdap_server');
   });
 
   it('a deadline shorter than the registry answers gives deadline_exceeded', async () => {
     t.sim.rdap.setFaults('pir', { latencyMs: 2_000 });
-    const lookup = await t.engine.lookupDomain('dying.org', { deadline: Date.now() + 100 });
+    const lookup = await t.engine.lookupDomain('dying.org', { traffic: 'interactive', deadline: Date.now() + 100 });
     assert.equal(reasonOf(lookup), 'deadline_exceeded');
-    assert.equal(reasonOf(await t.engine.lookupDomain('dying.org', { deadline: Date.now() - 1 })), 'deadline_exceeded');
+    assert.equal(
+      reasonOf(await t.engine.lookupDomain('dying.org', { traffic: 'interactive', deadline: Date.now() - 1 })),
+      'deadline_exceeded',
+    );
   });
 
   it('a failing registrar hop still returns the registry data, saying what is missing', async () => {
     t.sim.rdap.setFaults('registrar', { errorStatus: 502 });
-    const lookup = await t.engine.lookupDomain('example.com');
+    const lookup = await t.engine.lookupDomain('example.com', { traffic: 'interactive' });
     assert.equal(lookup.kind, 'found');
     if (lookup.kind !== 'found') return;
     assert.deepEqual(lookup.record.missing, ['registrar_record']);
@@ -107,7 +110,7 @@ describe('RDAP client against the simulator', () => {
       `http://user:secret@127.0.0.1:${port}/rdap/registrar/292/domain/example.com`,
     ]) {
       t.sim.rdap.setRelatedLink('example.com', href);
-      const lookup = await t.engine.lookupDomain('example.com');
+      const lookup = await t.engine.lookupDomain('example.com', { traffic: 'interactive' });
       assert.equal(lookup.kind, 'found', href);
       if (lookup.kind === 'found') assert.deepEqual(lookup.record.missing, ['registrar_record'], href);
     }
@@ -128,8 +131,8 @@ describe('RDAP client against the simulator', () => {
     for (const [faults, reason] of cases) {
       t.sim.rdap.clearFaults();
       t.sim.rdap.setFaults('verisign', faults);
-      const registered = await t.engine.lookupDomain('example.com');
-      const free = await t.engine.lookupDomain('free-name.com');
+      const registered = await t.engine.lookupDomain('example.com', { traffic: 'interactive' });
+      const free = await t.engine.lookupDomain('free-name.com', { traffic: 'interactive' });
       assert.equal(reasonOf(registered), reason, JSON.stringify(faults));
       assert.equal(reasonOf(free), reason, JSON.stringify(faults));
     }
@@ -142,8 +145,14 @@ describe('RDAP client resilience', () => {
     try {
       t.sim.world.register('busy.com');
       t.sim.rdap.setFaults('verisign', { rateLimitPerSecond: 1, retryAfterSeconds: 1 });
-      assert.equal((await t.engine.lookupDomain('busy.com', { registryOnly: true })).kind, 'found');
-      assert.equal((await t.engine.lookupDomain('busy.com', { registryOnly: true })).kind, 'found');
+      assert.equal(
+        (await t.engine.lookupDomain('busy.com', { traffic: 'interactive', registryOnly: true })).kind,
+        'found',
+      );
+      assert.equal(
+        (await t.engine.lookupDomain('busy.com', { traffic: 'interactive', registryOnly: true })).kind,
+        'found',
+      );
       assert.equal(t.sim.rdap.requestCount('verisign'), 3, 'the second lookup was answered 429 once, then retried');
     } finally {
       await t.close();
@@ -155,12 +164,15 @@ describe('RDAP client resilience', () => {
     try {
       t.sim.world.register('up.org');
       t.sim.rdap.setFaults('verisign', { errorStatus: 503 });
-      assert.equal(reasonOf(await t.engine.lookupDomain('a.com')), 'upstream_error');
-      assert.equal(reasonOf(await t.engine.lookupDomain('b.com')), 'upstream_error');
+      assert.equal(reasonOf(await t.engine.lookupDomain('a.com', { traffic: 'interactive' })), 'upstream_error');
+      assert.equal(reasonOf(await t.engine.lookupDomain('b.com', { traffic: 'interactive' })), 'upstream_error');
       const before = t.sim.rdap.requestCount('verisign');
-      assert.equal(reasonOf(await t.engine.lookupDomain('c.com')), 'circuit_open');
+      assert.equal(reasonOf(await t.engine.lookupDomain('c.com', { traffic: 'interactive' })), 'circuit_open');
       assert.equal(t.sim.rdap.requestCount('verisign'), before, 'an open circuit sends nothing');
-      assert.equal((await t.engine.lookupDomain('up.org', { registryOnly: true })).kind, 'found');
+      assert.equal(
+        (await t.engine.lookupDomain('up.org', { traffic: 'interactive', registryOnly: true })).kind,
+        'found',
+      );
     } finally {
       await t.close();
     }
@@ -171,14 +183,14 @@ describe('RDAP client resilience', () => {
     try {
       t.sim.world.register('back.com');
       t.sim.rdap.setFaults('verisign', { errorStatus: 500 });
-      assert.equal(reasonOf(await t.engine.lookupDomain('back.com')), 'upstream_error');
-      assert.equal(reasonOf(await t.engine.lookupDomain('back.com')), 'circuit_open');
+      assert.equal(reasonOf(await t.engine.lookupDomain('back.com', { traffic: 'interactive' })), 'upstream_error');
+      assert.equal(reasonOf(await t.engine.lookupDomain('back.com', { traffic: 'interactive' })), 'circuit_open');
       t.sim.rdap.clearFaults();
-      let lookup = await t.engine.lookupDomain('back.com', { registryOnly: true });
+      let lookup = await t.engine.lookupDomain('back.com', { traffic: 'interactive', registryOnly: true });
       for (let i = 0; i < 50 && lookup.kind !== 'found'; i++) {
         assert.equal(reasonOf(lookup), 'circuit_open');
         await sleep(50);
-        lookup = await t.engine.lookupDomain('back.com', { registryOnly: true });
+        lookup = await t.engine.lookupDomain('back.com', { traffic: 'interactive', registryOnly: true });
       }
       assert.equal(lookup.kind, 'found');
     } finally {
@@ -192,7 +204,10 @@ describe('RDAP client resilience', () => {
     const url = await misrouted.listen({ host: '127.0.0.1', port: 0 });
     const t = await startEngine({ RDAP_BOOTSTRAP_OVERRIDES: JSON.stringify({ com: `${url}/rdap/` }) });
     try {
-      assert.equal(reasonOf(await t.engine.lookupDomain('anything.com')), 'malformed_response');
+      assert.equal(
+        reasonOf(await t.engine.lookupDomain('anything.com', { traffic: 'interactive' })),
+        'malformed_response',
+      );
     } finally {
       await t.close();
       await misrouted.close();
@@ -203,7 +218,7 @@ describe('RDAP client resilience', () => {
     const t = await startEngine({ RDAP_ALLOW_INSECURE: '0' });
     try {
       t.sim.world.register('example.com');
-      assert.equal(reasonOf(await t.engine.lookupDomain('example.com')), 'no_rdap_server');
+      assert.equal(reasonOf(await t.engine.lookupDomain('example.com', { traffic: 'interactive' })), 'no_rdap_server');
       assert.equal(t.sim.rdap.requestCount('verisign'), 0);
     } finally {
       await t.close();
@@ -212,20 +227,21 @@ describe('RDAP client resilience', () => {
 });
 
 describe('registry rates (RDAP_HOST_RATES over RDAP_HOST_RATE_PER_SECOND)', () => {
-  it("names each TLD's registry host and the rate we allow ourselves there", async () => {
-    const plain = await startEngine({ RDAP_HOST_RATE_PER_SECOND: '7' });
+  it("names each TLD's registry host and the rate background work may use there", async () => {
+    const plain = await startEngine({ RDAP_HOST_RATE_PER_SECOND: '7', RDAP_INTERACTIVE_SHARE: '0' });
     try {
       const com = await plain.engine.registryRateOf('com');
       assert.equal(com?.perSecond, 7);
       assert.deepEqual(await plain.engine.registryRateOf('net'), com, '.com and .net share one Verisign host');
       assert.equal(await plain.engine.registryRateOf('io'), null, 'no RDAP server known');
+      // The interactive share (0.2 by default) is kept out of what background work may use.
       const named = await startEngine(
         { RDAP_HOST_RATE_PER_SECOND: '7', RDAP_HOST_RATES: JSON.stringify({ [com!.host]: 50 }) },
         plain.sim,
       );
       try {
-        assert.deepEqual(await named.engine.registryRateOf('com'), { host: com!.host, perSecond: 50 });
-        assert.equal((await named.engine.registryRateOf('org'))?.perSecond, 7);
+        assert.deepEqual(await named.engine.registryRateOf('com'), { host: com!.host, perSecond: 40 });
+        assert.equal((await named.engine.registryRateOf('org'))?.perSecond, 5, '7 × 0.8 in whole requests a second');
       } finally {
         await named.close();
       }

@@ -78,14 +78,14 @@ describe('RDAP HTTP behaviour against replayed real exchanges', () => {
     const { answer } = registryExchange('jarthod-raises_an_error_for_domain_not_found_when_the_response_body_is_empty');
     assert.equal(answer.status, 404);
     server.answer('/verisign/domain/jsiqpmcurt.com', answer);
-    const lookup = await engine.lookupDomain('jsiqpmcurt.com');
+    const lookup = await engine.lookupDomain('jsiqpmcurt.com', { traffic: 'interactive' });
     assert.equal(lookup.kind, 'not_found');
   });
 
   it("CentralNic's 404 with an RDAP error object means not registered", async () => {
     const { answer } = registryExchange('jarthod-raises_an_error_for_domain_not_found');
     server.answer('/centralnic/domain/jsiqpmcurt.design', answer);
-    const lookup = await engine.lookupDomain('jsiqpmcurt.design');
+    const lookup = await engine.lookupDomain('jsiqpmcurt.design', { traffic: 'interactive' });
     assert.equal(lookup.kind, 'not_found');
   });
 
@@ -95,7 +95,7 @@ describe('RDAP HTTP behaviour against replayed real exchanges', () => {
     );
     assert.equal(answer.headers['content-type'], 'application/json');
     server.answer('/afnic/domain/airport.fr', answer);
-    const lookup = await engine.lookupDomain('airport.fr');
+    const lookup = await engine.lookupDomain('airport.fr', { traffic: 'interactive' });
     assert.equal(lookup.kind, 'found', JSON.stringify(lookup));
   });
 
@@ -106,7 +106,7 @@ describe('RDAP HTTP behaviour against replayed real exchanges', () => {
     assert.equal(answer.status, 404);
     assert.equal(answer.headers['content-type'], 'application/json');
     server.answer('/afnic/domain/jsiqpmcurt.fr', answer);
-    const lookup = await engine.lookupDomain('jsiqpmcurt.fr');
+    const lookup = await engine.lookupDomain('jsiqpmcurt.fr', { traffic: 'interactive' });
     assert.equal(lookup.kind, 'not_found', JSON.stringify(lookup));
   });
 
@@ -116,7 +116,7 @@ describe('RDAP HTTP behaviour against replayed real exchanges', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ errors: [{ errorCode: 'ROUTE_NOT_FOUND', message: 'No route' }] }),
     });
-    const lookup = await engine.lookupDomain('errors-list.test');
+    const lookup = await engine.lookupDomain('errors-list.test', { traffic: 'interactive' });
     assert.equal(lookup.kind === 'unknown' && lookup.reason, 'malformed_response');
   });
 
@@ -133,7 +133,7 @@ describe('RDAP HTTP behaviour against replayed real exchanges', () => {
         headers: contentType ? { 'content-type': contentType } : {},
         body: synthetic(`not-rdap-404/${file}`),
       });
-      const lookup = await engine.lookupDomain(name);
+      const lookup = await engine.lookupDomain(name, { traffic: 'interactive' });
       assert.equal(lookup.kind, 'unknown');
       assert.equal(lookup.kind === 'unknown' && lookup.reason, 'malformed_response');
     });
@@ -148,7 +148,7 @@ describe('RDAP HTTP behaviour against replayed real exchanges', () => {
       headers: { ...redirect!.answer.headers, location: `${server.url}/centralnic/domain/jsiqpmcurt.org` },
     });
     server.answer('/centralnic/domain/jsiqpmcurt.org', registry!.answer);
-    const lookup = await engine.lookupDomain('jsiqpmcurt.org');
+    const lookup = await engine.lookupDomain('jsiqpmcurt.org', { traffic: 'interactive' });
     assert.equal(lookup.kind, 'not_found');
     assert.equal(lookup.kind === 'not_found' && lookup.source, `${server.url}/centralnic/domain/jsiqpmcurt.org`);
   });
@@ -161,7 +161,7 @@ describe('RDAP HTTP behaviour against replayed real exchanges', () => {
         body: '',
       });
     }
-    const looped = await engine.lookupDomain('loop0.org');
+    const looped = await engine.lookupDomain('loop0.org', { traffic: 'interactive' });
     assert.equal(looped.kind === 'unknown' && looped.reason, 'upstream_error');
     assert.equal(server.requests.get('/rdap.org/domain/loop4.org'), undefined);
 
@@ -170,7 +170,7 @@ describe('RDAP HTTP behaviour against replayed real exchanges', () => {
       headers: { location: 'http://10.1.2.3/domain/private.org' },
       body: '',
     });
-    const refused = await engine.lookupDomain('private.org');
+    const refused = await engine.lookupDomain('private.org', { traffic: 'interactive' });
     assert.equal(refused.kind, 'unknown');
   });
 
@@ -181,7 +181,7 @@ describe('RDAP HTTP behaviour against replayed real exchanges', () => {
     // the client must refuse it as an answer about another name. A failover that never happened
     // would give upstream_error instead.
     server.answer('/up/domain/example.net', answer);
-    const lookup = await engine.lookupDomain('example.net');
+    const lookup = await engine.lookupDomain('example.net', { traffic: 'interactive' });
     assert.equal(server.requests.get('/down/domain/example.net'), 1);
     assert.equal(server.requests.get('/up/domain/example.net'), 1);
     assert.equal(lookup.kind === 'unknown' && lookup.reason, 'malformed_response');
@@ -200,11 +200,11 @@ describe('429 cool-downs are capped', () => {
       server.answer('/verisign/domain/jsiqpmcurt.com', () =>
         throttled ? { status: 429, headers: { 'retry-after': '86400' }, body: '' } : answer,
       );
-      const first = await engine.lookupDomain('jsiqpmcurt.com');
+      const first = await engine.lookupDomain('jsiqpmcurt.com', { traffic: 'interactive' });
       assert.equal(first.kind === 'unknown' && first.reason, 'rate_limited');
       throttled = false;
       await new Promise((resolve) => setTimeout(resolve, 400));
-      const later = await engine.lookupDomain('jsiqpmcurt.com');
+      const later = await engine.lookupDomain('jsiqpmcurt.com', { traffic: 'interactive' });
       assert.equal(later.kind, 'not_found');
     } finally {
       await close();

@@ -11,34 +11,13 @@ import { connectRedis, createRedis } from '@repo/server-kit';
 import { redisTarget } from '@repo/server-kit/testing';
 import type { Redis } from 'ioredis';
 import { HostRates } from '../src/rdap/host-rates.ts';
+import { startRegistry } from './loopback-registry.ts';
 import { sharedRdapHttp } from './shared-rdap-http.ts';
 
 const run = promisify(execFile);
 const RATE = 5;
 const PROCESSES = 3;
 const PER_PROCESS = 20;
-
-/**
- * A loopback RDAP registry that notes when each request arrived and with what status it was
- * answered: `statusOf(n)` for the n-th request (200 by default; a 429 carries `Retry-After: 2`).
- */
-async function startRegistry(statusOf: (arrival: number) => number = () => 200) {
-  const arrivals: { at: number; status: number }[] = [];
-  const server = createServer((request, response) => {
-    const status = statusOf(arrivals.length);
-    arrivals.push({ at: Date.now(), status });
-    if (status === 429) {
-      response.writeHead(429, { 'retry-after': '2' });
-      response.end();
-      return;
-    }
-    response.writeHead(200, { 'content-type': 'application/rdap+json' });
-    response.end(JSON.stringify({ objectClassName: 'domain', ldhName: request.url?.split('/').pop() }));
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return { host: `127.0.0.1:${(server.address() as AddressInfo).port}`, arrivals, close: () => server.close() };
-}
 
 describe('per-registry RDAP limits shared through Redis', { skip: redisTarget().skip }, () => {
   it('three processes together stay under one registry rate limit', async () => {
@@ -89,7 +68,7 @@ describe('per-registry RDAP limits shared through Redis', { skip: redisTarget().
 
 /** An RdapHttp as a process builds it (one retry, waits as the registry asks), its limits shared through `redis`. */
 const sharedHttp = (redis: Redis, rates: HostRates) =>
-  sharedRdapHttp(redis, rates, { maxRetries: 1, maxRetryWaitMs: 10_000 });
+  sharedRdapHttp(redis, rates, { maxRetries: 1, maxRetryWaitMs: 10_000 }).http;
 
 describe('a registry 429 under per-host rates', { skip: redisTarget().skip }, () => {
   it('pauses the host for every process sharing Redis for its Retry-After, and the first one retries after it', async () => {
@@ -102,10 +81,10 @@ describe('a registry 429 under per-host rates', { skip: redisTarget().skip }, ()
     const first = sharedHttp(redis, rates);
     const second = sharedHttp(redis, rates);
     try {
-      const firstAnswer = first.getJson(`http://${host}/domain/a.com`, 20_000);
+      const firstAnswer = first.getJson(`http://${host}/domain/a.com`, 20_000, 'interactive');
       // Until the 429's pause is in Redis (a window of 1 s becomes a block of 2 s).
       while (((await redis.pttl(`rdap-host:${host}`)) ?? 0) <= 1000) await sleep(10);
-      const secondAnswer = await second.getJson(`http://${host}/domain/b.com`, 20_000);
+      const secondAnswer = await second.getJson(`http://${host}/domain/b.com`, 20_000, 'interactive');
       assert.equal(secondAnswer.kind, 'ok', 'the other process is answered once the pause is over');
       assert.equal((await firstAnswer).kind, 'ok', 'the first process retried after the Retry-After');
       const [throttled, ...later] = arrivals;
@@ -135,7 +114,9 @@ describe('a registry 429 under per-host rates', { skip: redisTarget().skip }, ()
     const processes = [sharedHttp(redis, rates), sharedHttp(redis, rates)];
     try {
       const outcomes = await Promise.all(
-        processes.flatMap((http, p) => [0, 1].map((i) => http.getJson(`http://${host}/domain/p${p}n${i}.com`, 30_000))),
+        processes.flatMap((http, p) =>
+          [0, 1].map((i) => http.getJson(`http://${host}/domain/p${p}n${i}.com`, 30_000, 'interactive')),
+        ),
       );
       assert.ok(outcomes.every((outcome) => outcome.kind === 'ok'));
       const arrivals = registry.arrivals.map(({ at }) => at);

@@ -132,7 +132,12 @@ export class AvailabilityService {
     });
     try {
       return await Promise.race([
-        this.#deps.rdap.lookupDomain(name, { deadline, signal: controller.signal, registryOnly: true }),
+        this.#deps.rdap.lookupDomain(name, {
+          traffic: 'interactive',
+          deadline,
+          signal: controller.signal,
+          registryOnly: true,
+        }),
         expired,
       ]);
     } catch (error) {

@@ -22,11 +22,11 @@ export const rdapPlanMetrics = fp(
     });
     const allowed = new Gauge({
       name: `${prefix}rdap_plan_allowed_rate`,
-      help: 'Lookups/s a registry host is allowed (RDAP_HOST_RATES, else RDAP_HOST_RATE_PER_SECOND), as of the last re-check run',
+      help: 'Lookups/s the last RDAP re-check run was allowed at a registry host: its effective rate (RDAP_HOST_RATES, else RDAP_HOST_RATE_PER_SECOND, lowered after 429s) less RDAP_INTERACTIVE_SHARE',
       labelNames: ['host'],
       registers: [registry],
       async collect() {
-        await fill(this, (estimate) => estimate.configuredPerSecond);
+        await fill(this, (estimate) => estimate.allowedPerSecond);
       },
     });
     type Estimate = Awaited<ReturnType<typeof lifecycle.registryRateEstimates>>[number];

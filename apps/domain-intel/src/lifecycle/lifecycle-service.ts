@@ -84,7 +84,7 @@ export class LifecycleService {
       settings.tlds.map((tld) => {
         if (perTldBudget !== 'auto') return [tld, perTldBudget];
         const host = estimates.find((estimate) => estimate.tlds.includes(tld));
-        return [tld, host ? Math.ceil((host.configuredPerSecond * windowMs) / 1000) : AUTO_BUDGET_WITHOUT_RATE];
+        return [tld, host ? Math.ceil((host.allowedPerSecond * windowMs) / 1000) : AUTO_BUDGET_WITHOUT_RATE];
       }),
     );
     const result = await recheckDueCandidates(this.db, this.clock, this.rdap, {
@@ -158,19 +158,20 @@ export class LifecycleService {
  * drops within an hour of their purge (the run still goes at the allowed rate; the rest waits).
  */
 function warnWhenShort(estimate: RegistryRateEstimate, log: LifecycleSettings['log']): void {
-  if (!log || estimate.neededPerSecond <= estimate.configuredPerSecond) return;
+  if (!log || estimate.neededPerSecond <= estimate.allowedPerSecond) return;
   const needed = Number(estimate.neededPerSecond.toPrecision(3));
   log.warn(
     {
       host: estimate.host,
       tlds: estimate.tlds,
       needed_per_second: needed,
-      configured_per_second: estimate.configuredPerSecond,
+      allowed_per_second: estimate.allowedPerSecond,
       purge_checks: estimate.purgeChecks,
     },
     `RDAP plan: ${estimate.host} (.${estimate.tlds.join(', .')}) needs ~${needed} lookups/s to verify ` +
       `${estimate.purgeChecks} due drops within an hour of their purge, and is allowed ` +
-      `${estimate.configuredPerSecond}/s: raise its rate in RDAP_HOST_RATES if the registry allows it, ` +
+      `${estimate.allowedPerSecond}/s (its rate less the interactive share, lowered after 429s): raise its rate in ` +
+      'RDAP_HOST_RATES if the registry allows it, ' +
       'or those drops are verified later.',
   );
 }

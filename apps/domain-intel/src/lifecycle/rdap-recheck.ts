@@ -126,7 +126,11 @@ async function recheckOne(
   // Out of time for this run: leave the candidate due for the next one, no failure counted.
   if (deadline !== undefined && Date.now() >= deadline) return 'skipped';
   const current: PipelineStatus = candidate.status;
-  const lookup = await rdap.lookupDomain(candidate.domain, { registryOnly: true, ...(deadline ? { deadline } : {}) });
+  const lookup = await rdap.lookupDomain(candidate.domain, {
+    traffic: 'background',
+    registryOnly: true,
+    ...(deadline ? { deadline } : {}),
+  });
   const now = clock.now();
   const verdict = judgeRdapAnswer(current, lookup);
   const pendingDeleteSince = registryStatusSince(lookup, 'pending-delete', now, timeline);

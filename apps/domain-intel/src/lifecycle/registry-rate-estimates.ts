@@ -16,7 +16,8 @@ export class RegistryRateEstimates {
       const values = {
         tlds: estimate.tlds.join(','),
         needed_per_second: estimate.neededPerSecond,
-        configured_per_second: estimate.configuredPerSecond,
+        // The column keeps its first name; it holds the rate the run was allowed.
+        configured_per_second: estimate.allowedPerSecond,
         purge_checks: estimate.purgeChecks,
         estimated_at: estimatedAt,
       };
@@ -34,7 +35,7 @@ export class RegistryRateEstimates {
       host: row.host,
       tlds: row.tlds.split(','),
       neededPerSecond: Number(row.needed_per_second),
-      configuredPerSecond: Number(row.configured_per_second),
+      allowedPerSecond: Number(row.configured_per_second),
       purgeChecks: Number(row.purge_checks),
     }));
   }

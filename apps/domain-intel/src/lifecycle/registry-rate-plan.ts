@@ -5,7 +5,10 @@ import { PIPELINE_STATUSES } from './states.ts';
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-/** The registry host a TLD's lookups go to and the rate we allow ourselves there (the RDAP engine's `registryRateOf`). */
+/**
+ * The registry host a TLD's lookups go to and the rate background work may use there now (the RDAP
+ * engine's `registryRateOf`: the host's effective rate, lowered after 429s, less the interactive share).
+ */
 export type RegistryRateOf = (tld: string) => Promise<{ host: string; perSecond: number } | null>;
 
 /** What one run's due drop checks ask of one registry host. */
@@ -14,8 +17,8 @@ export interface RegistryRateEstimate {
   tlds: string[];
   /** Lookups a second the host must take to verify every due drop within an hour of its purge. */
   neededPerSecond: number;
-  /** What RDAP_HOST_RATES / RDAP_HOST_RATE_PER_SECOND allow there. */
-  configuredPerSecond: number;
+  /** What the run may use there: the host's effective rate less RDAP_INTERACTIVE_SHARE. */
+  allowedPerSecond: number;
   /** Due purge checks (names whose planned purge has passed). */
   purgeChecks: number;
 }
@@ -78,7 +81,7 @@ export async function estimateRegistryRates(
       host,
       tlds,
       neededPerSecond: neededRate(due, now, input.windowEndsAt),
-      configuredPerSecond: perSecond,
+      allowedPerSecond: perSecond,
       purgeChecks: due.filter((check) => check.purgeCheck).length,
     };
   });

@@ -58,7 +58,7 @@ export class HttpRdapClient implements RdapClient {
     return first ? new URL(first).host : null;
   }
 
-  async lookupDomain(name: string, options: RdapLookupOptions = {}): Promise<RdapLookup> {
+  async lookupDomain(name: string, options: RdapLookupOptions): Promise<RdapLookup> {
     const { bootstrap, http } = this.#options;
     const budgetMs = options.deadline === undefined ? this.#options.defaultBudgetMs : options.deadline - Date.now();
     if (budgetMs <= 0) return this.#unknown('deadline_exceeded', 'The deadline passed before the lookup started.');
@@ -77,7 +77,7 @@ export class HttpRdapClient implements RdapClient {
     let registry: FetchOutcome | undefined;
     for (const baseUrl of baseUrls) {
       registryUrl = new URL(`domain/${name}`, baseUrl).toString();
-      registry = await http.getJson(registryUrl, remaining(), options.signal);
+      registry = await http.getJson(registryUrl, remaining(), options.traffic, options.signal);
       if (registry.kind !== 'failure' || !canFailOver(registry) || remaining() <= 0) break;
     }
     if (!registry) return this.#unknown('no_rdap_server', `No RDAP server is known for .${suffix}.`);
@@ -101,7 +101,7 @@ export class HttpRdapClient implements RdapClient {
     const link = options.registryOnly ? null : registrarLink(registry.body, registryUrl);
     if (link && link !== registryUrl) {
       sources.push(link);
-      const registrar = await http.getJson(link, remaining(), options.signal);
+      const registrar = await http.getJson(link, remaining(), options.traffic, options.signal);
       const fromRegistrar = registrar.kind === 'ok' ? parseOrNull(registrar.body, name) : null;
       if (registrar.kind === 'ok' && fromRegistrar) {
         parsed = mergeRegistrarRecord(parsed, fromRegistrar);

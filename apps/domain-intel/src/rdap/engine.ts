@@ -3,18 +3,26 @@ import path from 'node:path';
 import type { Clock } from '@repo/server-kit';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
+import { type AdaptiveRateSettings, MemoryAdaptiveRateStore } from './adaptive-rate-state.ts';
+import { AdaptiveRates, type EffectiveRate, type RateChangeLog } from './adaptive-rates.ts';
 import { RdapBootstrap } from './bootstrap.ts';
 import { HttpRdapClient } from './client.ts';
+import { HostLimits } from './host-limits.ts';
 import { HostRates } from './host-rates.ts';
 import { RdapHttp } from './http.ts';
-import { SharedHostLimits } from './shared-host-limits.ts';
+import { RedisAdaptiveRateStore } from './redis-adaptive-rate-store.ts';
 import type { RdapClient } from './types.ts';
 
 export interface RdapEngine extends RdapClient {
   /** Whether some RDAP server answers for the public suffix (null: the bootstrap cannot be loaded). */
   hasServerFor(suffix: string): Promise<boolean | null>;
-  /** The registry host a TLD's lookups go to, and the rate we allow ourselves there; null when no server is known. */
+  /**
+   * The registry host a TLD's lookups go to, and the rate background work (the purge run) may
+   * use there now: its effective rate less the interactive share; null when no server is known.
+   */
   registryRateOf(tld: string): Promise<RegistryRate | null>;
+  /** Each RDAP host's effective rate (lowered after its 429s) against its configured one, for /metrics. */
+  effectiveRates(): Promise<EffectiveRate[]>;
   close(): Promise<void>;
 }
 
@@ -29,15 +37,32 @@ export function createRdapEngine(
   clock: Clock,
   onError: (error: unknown) => void,
   redis?: Redis,
+  log?: RateChangeLog,
 ): RdapEngine {
   const hostRates = new HostRates(config.RDAP_HOST_RATE_PER_SECOND, config.RDAP_HOST_RATES);
+  const adaptiveSettings: AdaptiveRateSettings = {
+    decreaseFactor: config.RDAP_RATE_DECREASE_FACTOR,
+    minPerSecond: config.RDAP_MIN_RATE_PER_SECOND,
+    recoveryMs: config.RDAP_RATE_RECOVERY_SECONDS * 1000,
+  };
+  // With Redis, every API instance and worker shares each registry's rate, its slowing and pauses.
+  const adaptive = new AdaptiveRates({
+    store: redis ? new RedisAdaptiveRateStore(redis, adaptiveSettings) : new MemoryAdaptiveRateStore(adaptiveSettings),
+    rates: hostRates,
+    clock,
+    onError,
+    ...(log ? { log } : {}),
+  });
+  const limits = redis
+    ? HostLimits.shared(redis, adaptive, config.RDAP_INTERACTIVE_SHARE)
+    : HostLimits.inProcess(adaptive, config.RDAP_INTERACTIVE_SHARE);
   const http = new RdapHttp({
     allowInsecure: config.RDAP_ALLOW_INSECURE,
     connectTimeoutMs: config.RDAP_CONNECT_TIMEOUT_MS,
     requestTimeoutMs: config.RDAP_REQUEST_TIMEOUT_MS,
     maxResponseBytes: config.RDAP_MAX_RESPONSE_BYTES,
     hostConcurrency: config.RDAP_HOST_CONCURRENCY,
-    hostRates,
+    limits,
     maxRetries: config.RDAP_MAX_RETRIES,
     maxRetryWaitMs: config.RDAP_RETRY_MAX_WAIT_MS,
     maxCoolDownMs: config.RDAP_MAX_COOL_DOWN_MS,
@@ -47,8 +72,6 @@ export function createRdapEngine(
       resetTimeoutMs: config.RDAP_BREAKER_RESET_MS,
     },
     userAgent: 'domain-intel/1.0 (+RDAP client)',
-    // With Redis, every API instance and worker shares each registry's rate and pauses.
-    ...(redis ? { shared: new SharedHostLimits(redis, { rates: hostRates }) } : {}),
   });
   const bootstrap = new RdapBootstrap({
     source: config.RDAP_BOOTSTRAP_URL,
@@ -71,8 +94,9 @@ export function createRdapEngine(
     hasServerFor: (suffix) => client.hasServerFor(suffix),
     async registryRateOf(tld) {
       const host = await client.registryHostOf(tld);
-      return host === null ? null : { host, perSecond: hostRates.of(host) };
+      return host === null ? null : { host, perSecond: await limits.backgroundPerSecond(host) };
     },
+    effectiveRates: () => adaptive.effectiveRates(),
     async close() {
       await Promise.all([http.close(), bootstrap.close()]);
     },

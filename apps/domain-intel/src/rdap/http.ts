@@ -4,8 +4,8 @@ import CircuitBreaker from 'opossum';
 import PQueue from 'p-queue';
 import { Agent, request } from 'undici';
 import { type AddressPolicy, assertAllowedUrl, BlockedAddressError, guardedLookup } from './address-guard.ts';
-import type { HostRates } from './host-rates.ts';
-import type { SharedHostLimits } from './shared-host-limits.ts';
+import type { HostLimits } from './host-limits.ts';
+import type { RdapTraffic } from './types.ts';
 import { type FetchFailureReason, isCallerSideFailure, parseRetryAfter, UpstreamFailure } from './upstream-failure.ts';
 
 export interface RdapHttpOptions extends AddressPolicy {
@@ -16,8 +16,6 @@ export interface RdapHttpOptions extends AddressPolicy {
   maxResponseBytes: number;
   /** Open connections and requests in flight per host. */
   hostConcurrency: number;
-  /** Requests started per second, per host (RDAP_HOST_RATES over RDAP_HOST_RATE_PER_SECOND). */
-  hostRates: HostRates;
   /** Longest `Retry-After` we wait out before retrying; longer ones give `rate_limited`. */
   maxRetryWaitMs: number;
   /** Retries after a 429 (each after the server's `Retry-After`). */
@@ -27,11 +25,11 @@ export interface RdapHttpOptions extends AddressPolicy {
   breaker: { errorThresholdPercentage: number; volumeThreshold: number; resetTimeoutMs: number };
   userAgent: string;
   /**
-   * Limits shared with every other process through Redis (set when REDIS_URL is): each
-   * request also takes a slot of the host's shared rate, and a 429 or an opening circuit
-   * pauses the host for all processes.
+   * Requests started per second per host, at the host's effective rate and with the share kept
+   * for interactive lookups: this process's, or shared with every other process through Redis
+   * (when REDIS_URL is set), where a 429 or an opening circuit pauses the host for all of them.
    */
-  shared?: SharedHostLimits;
+  limits: HostLimits;
 }
 
 export type FetchOutcome =
@@ -39,7 +37,7 @@ export type FetchOutcome =
   | { kind: 'not_found'; url: string }
   | { kind: 'failure'; url: string; reason: FetchFailureReason; message: string };
 
-/** Per upstream host (name and port): a queue bounding concurrency and rate, a circuit breaker, a cool-down after 429. */
+/** Per upstream host (name and port): a queue bounding concurrency, a circuit breaker, a cool-down after 429. */
 interface HostLane {
   queue: PQueue;
   breaker: CircuitBreaker<[() => Promise<Exchange>], Exchange>;
@@ -61,6 +59,8 @@ const DEFAULT_RETRY_AFTER_MS = 1000;
 const BREAKER_BUCKET_MS = 1000;
 const BREAKER_BUCKETS = 10;
 const RDAP_MEDIA_TYPES = /^application\/(rdap\+)?json\b/i;
+/** Interactive lookups take a host's free connection before queued background ones. */
+const LANE_PRIORITY: Record<RdapTraffic, number> = { interactive: 1, background: 0 };
 
 /**
  * HTTP to RDAP servers with undici: one connection pool per origin (the Agent's), connect
@@ -93,7 +93,7 @@ export class RdapHttp {
    * GETs an RDAP JSON document within `budgetMs`. 429s are retried after their `Retry-After`
    * when that fits the budget; everything else that is not a 200 or a 404 is a failure.
    */
-  async getJson(url: string, budgetMs: number, signal?: AbortSignal): Promise<FetchOutcome> {
+  async getJson(url: string, budgetMs: number, traffic: RdapTraffic, signal?: AbortSignal): Promise<FetchOutcome> {
     let target: URL;
     try {
       target = assertAllowedUrl(url, this.#options);
@@ -103,7 +103,7 @@ export class RdapHttp {
     const deadlineSignal = AbortSignal.any([AbortSignal.timeout(Math.max(0, budgetMs)), ...(signal ? [signal] : [])]);
     const deadline = Date.now() + budgetMs;
     for (let hop = 0; ; hop++) {
-      const outcome = await this.#getFromHost(target, deadline, deadlineSignal);
+      const outcome = await this.#getFromHost(target, traffic, deadline, deadlineSignal);
       if (outcome.kind !== 'redirect') return outcome;
       if (hop >= MAX_REDIRECTS) {
         const message = `${url} redirected more than ${MAX_REDIRECTS} times.`;
@@ -122,26 +122,37 @@ export class RdapHttp {
   /** One URL on its host's lane: 429s waited out (within the budget and the cap), redirects handed back. */
   async #getFromHost(
     target: URL,
+    traffic: RdapTraffic,
     deadline: number,
     deadlineSignal: AbortSignal,
   ): Promise<FetchOutcome | { kind: 'redirect'; location: string }> {
     const url = target.toString();
+    const { limits } = this.#options;
     const lane = this.#lane(target.host);
     try {
       for (let attempt = 0; ; attempt++) {
         await this.#waitForCoolDown(lane, deadline);
+        await limits.admit(target.host, traffic, deadline);
+        let generation = 0;
         const exchange = await lane.queue.add(
           async () => {
-            await this.#options.shared?.acquire(target.host, deadline);
+            // A 429 that came while this request waited for its slot pauses it like every later
+            // one, and its slot (taken at the rate before) is taken again at the rate after.
+            do {
+              await this.#waitForCoolDown(lane, deadline);
+              generation = await limits.acquire(target.host, traffic, deadline);
+            } while (lane.coolDownUntil > Date.now());
             return lane.breaker.fire(() => this.#exchange(target, deadlineSignal));
           },
-          { signal: deadlineSignal },
+          { signal: deadlineSignal, priority: LANE_PRIORITY[traffic] },
         );
         if (exchange.status === 200) return { kind: 'ok', url, body: exchange.body };
         if (exchange.status === 404) return { kind: 'not_found', url };
         if (exchange.status === 'redirect') return { kind: 'redirect', location: exchange.location };
         const coolDown = Math.min(exchange.retryAfterMs, this.#options.maxCoolDownMs);
         lane.coolDownUntil = Math.max(lane.coolDownUntil, Date.now() + coolDown);
+        // RFC 7480 §5.5: slow down, not only wait; AdaptiveRates never fails (it keeps the last rate).
+        await limits.throttled(target.host, generation);
         await this.#pauseShared(target.host, coolDown);
         if (attempt >= this.#options.maxRetries) {
           throw new UpstreamFailure('rate_limited', `${target.host} answered 429 Too Many Requests.`);
@@ -167,11 +178,7 @@ export class RdapHttp {
     if (!lane) {
       const { breaker } = this.#options;
       lane = {
-        queue: new PQueue({
-          concurrency: this.#options.hostConcurrency,
-          intervalCap: this.#options.hostRates.of(host),
-          interval: 1000,
-        }),
+        queue: new PQueue({ concurrency: this.#options.hostConcurrency }),
         breaker: new CircuitBreaker((task: () => Promise<Exchange>) => task(), {
           timeout: false,
           errorThresholdPercentage: breaker.errorThresholdPercentage,
@@ -192,9 +199,9 @@ export class RdapHttp {
     return lane;
   }
 
-  /** A failure to reach Redis must not fail the lookup: the local limits still hold. */
+  /** A failure to reach Redis must not fail the lookup: the lane's own cool-down still holds. */
   async #pauseShared(host: string, ms: number): Promise<void> {
-    await this.#options.shared?.pause(host, ms).catch(() => {});
+    await this.#options.limits.pause(host, ms).catch(() => {});
   }
 
   /** Honours a host's last `Retry-After` for every request to it, or gives up when it is too long. */

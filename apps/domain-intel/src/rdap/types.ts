@@ -50,7 +50,15 @@ export type RdapFailureReason =
   | 'network_error'
   | 'deadline_exceeded';
 
+/**
+ * Who is waiting for a lookup: a customer's call (`/v1/check`, `/v1/whois`, suggestions) or the
+ * pipeline's own work (re-checks, the watchlist round). Background work takes at most
+ * `1 − RDAP_INTERACTIVE_SHARE` of a registry's rate; the caller says which it is.
+ */
+export type RdapTraffic = 'interactive' | 'background';
+
 export interface RdapLookupOptions {
+  traffic: RdapTraffic;
   /**
    * Absolute time (epoch ms) after which the lookup gives up with `deadline_exceeded`. Wall-clock
    * time (`Date.now()`), not the context clock: it bounds real waiting, also under a manual test clock.
@@ -63,5 +71,5 @@ export interface RdapLookupOptions {
 
 export interface RdapClient {
   /** `name` must already be normalised (see domain/normalize.ts): lowercase ASCII, registrable. */
-  lookupDomain(name: string, options?: RdapLookupOptions): Promise<RdapLookup>;
+  lookupDomain(name: string, options: RdapLookupOptions): Promise<RdapLookup>;
 }

@@ -32,7 +32,7 @@ export interface WatchlistDeps {
   store: WatchlistStore;
   clock: Clock;
   rdap: {
-    lookupDomain(name: string, options?: RdapLookupOptions): Promise<RdapLookup>;
+    lookupDomain(name: string, options: RdapLookupOptions): Promise<RdapLookup>;
     hasServerFor(suffix: string): Promise<boolean | null>;
   };
   /** The zone index: a name of a tracked TLD in our latest snapshot is registered. */
@@ -258,7 +258,9 @@ export class WatchlistService {
       };
     }
     report.checked += 1;
-    const standing = rdapStanding(await this.deps.rdap.lookupDomain(domain, { registryOnly: true, deadline }));
+    const standing = rdapStanding(
+      await this.deps.rdap.lookupDomain(domain, { traffic: 'background', registryOnly: true, deadline }),
+    );
     const status = watchStatusOfRdap(standing);
     if (standing.kind === 'unknown' || status === null) {
       report.unknown += 1;

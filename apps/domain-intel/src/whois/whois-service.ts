@@ -29,7 +29,7 @@ export class WhoisService {
   async lookup(name: string): Promise<WhoisAnswer> {
     const stored = await this.deps.cache.get(name);
     if (stored) return this.#answer(stored, true);
-    const lookup = await this.deps.rdap.lookupDomain(name);
+    const lookup = await this.deps.rdap.lookupDomain(name, { traffic: 'interactive' });
     // A lookup cut short by our own deadline says nothing about the registry.
     if (lookup.kind !== 'unknown' || lookup.reason !== 'deadline_exceeded') {
       await this.deps.cache.set(name, lookup, this.ttlMs[lookup.kind]);

@@ -7,10 +7,10 @@ import { sharedRdapHttp } from '../shared-rdap-http.ts';
 
 const redis = await connectRedis(createRedis({ url: process.env.REDIS_URL!, keyPrefix: process.env.KEY_PREFIX! }));
 const rates = new HostRates(Number(process.env.RATE));
-const http = sharedRdapHttp(redis, rates, { maxRetries: 0, maxRetryWaitMs: 0 });
+const { http } = sharedRdapHttp(redis, rates, { maxRetries: 0, maxRetryWaitMs: 0 });
 const outcomes = await Promise.all(
   Array.from({ length: Number(process.env.COUNT) }, (_, i) =>
-    http.getJson(`${process.env.TARGET}/domain/name${i}.com`, 120_000),
+    http.getJson(`${process.env.TARGET}/domain/name${i}.com`, 120_000, 'background'),
   ),
 );
 process.stdout.write(`${JSON.stringify({ ok: outcomes.filter((outcome) => outcome.kind === 'ok').length })}\n`);
