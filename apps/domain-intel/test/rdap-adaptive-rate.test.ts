@@ -12,7 +12,7 @@ import type { RateChangeLog } from '../src/rdap/adaptive-rates.ts';
 import { HostRates } from '../src/rdap/host-rates.ts';
 import { RedisAdaptiveRateStore } from '../src/rdap/redis-adaptive-rate-store.ts';
 import { secretRate, startRegistry } from './loopback-registry.ts';
-import { inProcessRdapHttp, sharedRdapHttp } from './shared-rdap-http.ts';
+import { inProcessRdapHttp, sharedRdapHttp, type TestRdapHttpOptions } from './shared-rdap-http.ts';
 
 const MINUTE = 60_000;
 const SETTINGS: AdaptiveRateSettings = { decreaseFactor: 0.5, minPerSecond: 2, recoveryMs: MINUTE };
@@ -25,6 +25,23 @@ function changeLog() {
     warn: (fields) => lines.push({ level: 'warn', fields }),
   };
   return { lines, log };
+}
+
+/** Two processes (an RdapHttp and a Redis connection each) sharing one Redis prefix. */
+async function twoProcesses(rates: HostRates, options: TestRdapHttpOptions) {
+  const provisioned = redisTarget().provision();
+  const connect = () => connectRedis(createRedis({ url: process.env.REDIS_URL!, keyPrefix: provisioned.keyPrefix }));
+  const connections = [await connect(), await connect()] as const;
+  const [first, second] = connections.map((redis) => sharedRdapHttp(redis, rates, options));
+  return {
+    first: first!,
+    second: second!,
+    async close() {
+      for (const { http } of [first!, second!]) await http.close();
+      for (const redis of connections) redis.disconnect();
+      await provisioned.cleanup();
+    },
+  };
 }
 
 /** The AIMD rules, step by step: the same for the in-process store and the Redis script. */
@@ -152,14 +169,14 @@ describe('adaptive RDAP rate shared through Redis', { skip: redisTarget().skip }
         return arrival < 2 ? together : Promise.resolve();
       },
     });
-    const provisioned = redisTarget().provision();
-    const connect = () => connectRedis(createRedis({ url: process.env.REDIS_URL!, keyPrefix: provisioned.keyPrefix }));
-    const [redisA, redisB] = [await connect(), await connect()];
     const { lines, log } = changeLog();
-    const rates = new HostRates(10);
-    const options = { maxRetries: 1, maxRetryWaitMs: 5_000, interactiveShare: 0.2, log };
-    const a = sharedRdapHttp(redisA, rates, options);
-    const b = sharedRdapHttp(redisB, rates, options);
+    const processes = await twoProcesses(new HostRates(10), {
+      maxRetries: 1,
+      maxRetryWaitMs: 5_000,
+      interactiveShare: 0.2,
+      log,
+    });
+    const { first: a, second: b } = processes;
     const { host } = registry;
     try {
       const [fromA, fromB] = await Promise.all([
@@ -179,12 +196,8 @@ describe('adaptive RDAP rate shared through Redis', { skip: redisTarget().skip }
       assert.equal(await b.limits.backgroundPerSecond(host), 4);
       assert.deepEqual(await b.adaptive.effectiveRates(), [{ host, perSecond: 5, configuredPerSecond: 10 }]);
     } finally {
-      await a.http.close();
-      await b.http.close();
-      redisA.disconnect();
-      redisB.disconnect();
+      await processes.close();
       registry.close();
-      await provisioned.cleanup();
     }
   });
 });
@@ -192,14 +205,9 @@ describe('adaptive RDAP rate shared through Redis', { skip: redisTarget().skip }
 describe('the interactive share of a registry rate', { skip: redisTarget().skip }, () => {
   it('interactive lookups get through while a background run saturates its share', async () => {
     const registry = await startRegistry();
-    const provisioned = redisTarget().provision();
-    const connect = () => connectRedis(createRedis({ url: process.env.REDIS_URL!, keyPrefix: provisioned.keyPrefix }));
-    const [workerRedis, apiRedis] = [await connect(), await connect()];
     // 5/s, 40 % kept for interactive lookups: a background run may take 3/s.
-    const rates = new HostRates(5);
-    const options = { maxRetries: 0, maxRetryWaitMs: 0, interactiveShare: 0.4 };
-    const worker = sharedRdapHttp(workerRedis, rates, options);
-    const api = sharedRdapHttp(apiRedis, rates, options);
+    const processes = await twoProcesses(new HostRates(5), { maxRetries: 0, maxRetryWaitMs: 0, interactiveShare: 0.4 });
+    const { first: worker, second: api } = processes;
     const { host } = registry;
     const count = (prefix: string) => registry.arrivals.filter(({ name }) => name.startsWith(prefix)).length;
     try {
@@ -228,12 +236,8 @@ describe('the interactive share of a registry rate', { skip: redisTarget().skip 
       const span = Math.max(...runArrivals) - Math.min(...runArrivals);
       assert.ok(span >= 6_000, `24 background lookups at 3/s spanned ${span} ms`);
     } finally {
-      await worker.http.close();
-      await api.http.close();
-      workerRedis.disconnect();
-      apiRedis.disconnect();
+      await processes.close();
       registry.close();
-      await provisioned.cleanup();
     }
   });
 });

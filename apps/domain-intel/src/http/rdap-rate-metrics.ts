@@ -4,8 +4,8 @@ import { Gauge } from 'prom-client';
 
 /**
  * Each RDAP host's effective rate: its configured rate, lowered after its 429s and raised back
- * after quiet periods. Shared through Redis, so every process shows the same value; below
- * `rdap_plan_allowed_rate`'s configuration means the registry refused us lately.
+ * after quiet periods. Shared through Redis, so every process shows the same value; below the
+ * configured rate, it says the registry refused us lately.
  */
 export const rdapRateMetrics = fp(
   async (app: FastifyInstance) => {
