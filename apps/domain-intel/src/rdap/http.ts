@@ -151,9 +151,9 @@ export class RdapHttp {
         if (exchange.status === 'redirect') return { kind: 'redirect', location: exchange.location };
         const coolDown = Math.min(exchange.retryAfterMs, this.#options.maxCoolDownMs);
         lane.coolDownUntil = Math.max(lane.coolDownUntil, Date.now() + coolDown);
+        await this.#pauseShared(target.host, coolDown);
         // RFC 7480 §5.5: slow down, not only wait; AdaptiveRates never fails (it keeps the last rate).
         await limits.throttled(target.host, generation);
-        await this.#pauseShared(target.host, coolDown);
         if (attempt >= this.#options.maxRetries) {
           throw new UpstreamFailure('rate_limited', `${target.host} answered 429 Too Many Requests.`);
         }
