@@ -5,6 +5,7 @@ import { Kysely, type SqliteDatabase, SqliteDialect, sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import pg from 'pg';
 import { OwnSchemaPostgresDialect } from './postgres-introspector.ts';
+import { preparingPool } from './postgres-prepared-statements.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -94,7 +95,9 @@ function createPostgres<DB>(url: string, options: DatabaseOptions): Database<DB>
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  const db = new Kysely<DB>({ dialect: new OwnSchemaPostgresDialect({ pool }, options.postgresSchema) });
+  const db = new Kysely<DB>({
+    dialect: new OwnSchemaPostgresDialect({ pool: preparingPool(pool) }, options.postgresSchema),
+  });
   const safeUrl = new URL(url);
   safeUrl.password = '';
   return {

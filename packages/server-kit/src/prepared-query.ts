@@ -1,10 +1,12 @@
 import type { Compilable, Kysely } from 'kysely';
+import { keepPrepared } from './postgres-prepared-statements.ts';
 
 /**
  * A query built and compiled once, then run with new parameter values. For the lookups on
  * every API call (token, user) the query builder costs about twice the query itself; this
  * pays it once at start-up. `build` receives distinct placeholder values and must use each
- * exactly once, in order, which is checked here.
+ * exactly once, in order, which is checked here. On PostgreSQL the statement is also prepared
+ * once per connection (a named statement: see postgres-prepared-statements.ts).
  */
 export function prepareQuery<DB, Row, Args extends unknown[]>(
   db: Kysely<DB>,
@@ -16,5 +18,6 @@ export function prepareQuery<DB, Row, Args extends unknown[]>(
     compiled.parameters.length === placeholders.length &&
     compiled.parameters.every((parameter, index) => parameter === placeholders[index]);
   if (!matches) throw new Error(`Prepared query does not take its parameters in order: ${compiled.sql}`);
+  keepPrepared(compiled.sql);
   return async (...args) => (await db.executeQuery<Row>({ ...compiled, parameters: args })).rows;
 }
