@@ -65,6 +65,59 @@ const pageArbitrary: fc.Arbitrary<FeedPage> = fc.record({
   offset: fc.integer({ min: 0, max: 400 }),
 });
 
+/**
+ * Labels made of a few pieces (words, a hyphen, digits, IDN punycode), so that some substrings are
+ * held by hundreds of rows: more than the label grams' threshold (64 rows) for a row list of their own.
+ */
+const PIECES = [
+  'sta',
+  'tion',
+  'na',
+  'sing',
+  'ring',
+  'king',
+  'the',
+  'er',
+  'in',
+  '-',
+  '1',
+  '19',
+  '2024',
+  'xn--',
+  'caf-dma',
+];
+const commonLabel = fc
+  .array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 4 })
+  .map((pieces) => pieces.join(''))
+  .filter((label) => !label.startsWith('-') && !label.endsWith('-'));
+/** Common (`tion`, `ing`, `in`), at label starts and ends, with `-` and digits, IDN, longer than every label, absent. */
+const COMMON_NEEDLES = [
+  'tion',
+  'ation',
+  'station',
+  'ing',
+  'in',
+  'king',
+  'ringer',
+  'the',
+  'sta',
+  'xn--',
+  'xn--caf',
+  'caf-dma',
+  '-',
+  'g-1',
+  'n-',
+  '-19',
+  '19',
+  '2024',
+  '20241',
+  'ingsing',
+  'thethethe',
+  'tionstationsingkingringer2024-xn--',
+  'zzz',
+  'qing',
+];
+
 for (const target of databaseTargets()) {
   describe(`in-memory feed index answers exactly as SQL (${target.name})`, { skip: target.skip }, () => {
     let t: TestApp;
@@ -113,6 +166,54 @@ for (const target of databaseTargets()) {
         }),
         { numRuns: 300, seed: 42 },
       );
+    });
+
+    test('contains of common needles (own row lists), at label starts and ends, with - and digits, IDN', async () => {
+      const common = await createTestApp({ target });
+      try {
+        const labels = fc.sample(commonLabel, { numRuns: 1_500, seed: 5 });
+        const rows = fc.sample(rowArbitrary, { numRuns: labels.length, seed: 6 });
+        const seen = new Set<string>();
+        const values = labels.flatMap((label, i) => {
+          const { label: _label, ...columns } = rows[i]!;
+          const domain = `${label}.${columns.tld}`;
+          if (seen.has(domain)) return [];
+          seen.add(domain);
+          return [feedRow(domain, columns)];
+        });
+        for (let i = 0; i < values.length; i += 200) {
+          await common.app.ctx.database.db
+            .insertInto('feed_domains')
+            .values(values.slice(i, i + 200))
+            .execute();
+        }
+        const commonIndex = await FeedIndex.load(common.app.ctx.database.db, 0);
+        const others = [{}, { hyphens: false as const }, { digits: false as const, tlds: ['com'] }, { minDa: 40 }];
+        let matched = 0;
+        for (const contains of COMMON_NEEDLES) {
+          for (const other of others) {
+            const filters: FeedFilters = { ...EVERY_ROW, ...other, contains };
+            for (const page of [
+              { sort: 'dropped_at', limit: 100, offset: 0 },
+              { sort: 'da', limit: 50, offset: 120 },
+            ] satisfies FeedPage[]) {
+              const sql = await common.app.ctx.feed.list(filters, page);
+              const domains = sql.records.map((record) => record.domain);
+              for (const path of [undefined, 'walk', 'by-rank'] as const) {
+                const memory = commonIndex.page(filters, page, NOW, path);
+                assert.deepEqual(memory, { domains, total: sql.total }, `${contains} ${JSON.stringify(other)} ${path}`);
+              }
+              matched += sql.total;
+            }
+          }
+        }
+        assert.ok(matched > 0);
+        // Some needles are held by more rows than the threshold, so they were answered from their own lists.
+        const tion = commonIndex.count({ ...EVERY_ROW, contains: 'tion' }, NOW);
+        assert.ok(tion >= 64, `tion in ${tion} rows`);
+      } finally {
+        await common.close();
+      }
     });
 
     test('filters their groups settle alone (status, TLDs, min_da: no bitmap marked) page and count as SQL', async () => {

@@ -35,18 +35,20 @@ describe('label grams (the contains prefilter)', () => {
       fc.property(
         fc.array(label, { minLength: 1, maxLength: 300 }),
         fc.array(needle, { maxLength: 20 }),
-        (labels, needles) => {
+        // The default, and thresholds low enough that substrings of 4+ bytes get row lists of their own.
+        fc.constantFrom(undefined, 2, 5),
+        (labels, needles, commonRows) => {
           const fromLabels = labels.flatMap((text) => (text.length >= 4 ? [text.slice(1, 9), text.slice(0, 4)] : []));
           needles = [...needles, ...fromLabels.filter((text) => /^[ab1-]+$/.test(text)).slice(0, 10)];
           const domains = labels.map((text, i) => `${text}.${['com', 'ab1', 'net'][i % 3]}`);
           const columns = FeedColumns.fromRows(domains.map(row));
-          const grams = labelGrams(columns);
+          const grams = labelGrams(columns, commonRows);
           const bits = bitmapFor(columns.size);
           for (const text of needles) {
             const answer = markLabelGrams(grams, Buffer.from(text, 'latin1'), bits);
             const holding = labels.flatMap((value, i) => (value.includes(text) ? [i] : []));
             const marked = rowsWith(bits, columns.size);
-            if (text.length <= 3) {
+            if (text.length <= 3 || answer === 'exact') {
               assert.equal(answer, 'exact');
               assert.deepEqual(marked, holding, `needle ${text}`);
             } else {
@@ -91,6 +93,37 @@ describe('label grams (the contains prefilter)', () => {
     assert.deepEqual(checked('abcabcd'), []);
     // A needle none of whose rows hold all its trigrams.
     assert.deepEqual(marked('zbcdabc'), []);
+  });
+
+  test('a substring of 4+ bytes that enough rows hold is answered exactly from its own rows', () => {
+    // `tion` in 4 rows (at the start, the end, the middle, twice), `ation` in 2, `xn--` in 3 (the IDN prefix).
+    const labels = [
+      'tionx',
+      'nation',
+      'station',
+      'motions',
+      'tiontion',
+      'tio-n',
+      'xn--caf-dma',
+      'xn--1lq90i',
+      'axn--b',
+    ];
+    const columns = FeedColumns.fromRows(labels.map((text) => row(`${text}.com`)));
+    const bits = bitmapFor(columns.size);
+    const holding = (needle: string) => labels.flatMap((text, i) => (text.includes(needle) ? [i] : []));
+    const grams = labelGrams(columns, 3);
+    for (const needle of ['tion', 'xn--', 'tiontio', 'tions']) {
+      const common = holding(needle).length >= 3;
+      assert.equal(markLabelGrams(grams, Buffer.from(needle), bits), common ? 'exact' : 'candidates', needle);
+      const marked = rowsWith(bits, columns.size);
+      const checked = common ? marked : marked.filter((i) => columns.labelContains(i, Buffer.from(needle)));
+      assert.deepEqual(checked, holding(needle), needle);
+    }
+    // Held by 2 rows, under the threshold of 3: candidates (every row with `ati` and `tio` and `ion`, and `tion`).
+    assert.equal(markLabelGrams(grams, Buffer.from('ation'), bits), 'candidates');
+    assert.deepEqual(rowsWith(bits, columns.size), holding('ation'));
+    // With the default threshold (64 rows) none of them is common.
+    assert.equal(markLabelGrams(labelGrams(columns), Buffer.from('tion'), bits), 'candidates');
   });
 
   test('the byte check never matches across the label end', () => {
