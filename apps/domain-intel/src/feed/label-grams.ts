@@ -62,6 +62,8 @@ const LONGEST_COMMON = 10;
  */
 export const COMMON_SHARE = 1 / 1024;
 const COMMON_LEAST = 64;
+/** Rows whose substrings are counted to find the common ones (an even sample of the feed). */
+const COMMON_SAMPLE = 100_000;
 const SYMBOL_OF = (() => {
   const table = new Uint8Array(256); // END for every byte outside the alphabet
   for (let b = 0x61; b <= 0x7a; b++) table[b] = b - 0x61 + 1;
@@ -254,11 +256,17 @@ function forEachCommon(
 }
 
 /**
- * The substrings of 4 … LONGEST_COMMON symbols that at least `commonRows` rows hold, as sorted
- * base-38 numbers. Found a length at a time (one pass over the labels each): a substring of
- * length n + 1 is counted only where its first and last n symbols are both common already.
+ * The substrings of 4 … LONGEST_COMMON symbols that about `commonRows` rows or more hold, as
+ * sorted base-38 numbers. Found a length at a time, in an even sample of at most COMMON_SAMPLE
+ * rows (one pass over them each; the whole feed's passes cost ~5 s of CPU per million rows): a
+ * substring of length n + 1 is counted only where its first and last n symbols are both common
+ * already. Which substrings are chosen only decides what is fast: each one's rows are then
+ * listed exactly from every row.
  */
 function commonSubstrings(labels: LabelSymbols, size: number, trigramCounts: Uint32Array, commonRows: number) {
+  const step = Math.max(1, Math.floor(size / COMMON_SAMPLE));
+  // A sample's threshold a little lower, so a substring near the threshold is rather kept than missed.
+  const sampleRows = step === 1 ? commonRows : Math.max(2, Math.floor((0.8 * commonRows) / step));
   const found: number[] = [];
   /** Whether the n-symbol substring at p is common (n = 3: its trigram; longer: found on the previous pass). */
   let isCommon = (symbols: Uint8Array, p: number) => {
@@ -268,7 +276,7 @@ function commonSubstrings(labels: LabelSymbols, size: number, trigramCounts: Uin
   for (let n = 4; n <= LONGEST_COMMON; n++) {
     const counts = new Map<number, number>();
     const lastRow = new Map<number, number>();
-    for (let i = 0; i < size; i++) {
+    for (let i = 0; i < size; i += step) {
       const { symbols, length } = labels.of(i);
       for (let p = 0; p + n <= length; p++) {
         if (!isCommon(symbols, p) || !isCommon(symbols, p + 1)) continue;
@@ -280,7 +288,7 @@ function commonSubstrings(labels: LabelSymbols, size: number, trigramCounts: Uin
       }
     }
     const common = new Set<number>();
-    for (const [key, count] of counts) if (count >= commonRows) common.add(key);
+    for (const [key, count] of counts) if (count >= sampleRows) common.add(key);
     if (common.size === 0) break;
     found.push(...common);
     const length = n;
