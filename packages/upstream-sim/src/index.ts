@@ -1,4 +1,5 @@
 export * from './churn/index.ts';
+export { seededRandom } from './churn/random.ts';
 export * from './czds/index.ts';
 export * from './majestic/index.ts';
 export * from './moz/index.ts';
