@@ -38,9 +38,15 @@ describe('SQL quota store on PostgreSQL', { skip: postgres.skip }, () => {
 
   it("counts takes exactly and keeps its asynchronous commit to the take's own transaction (the session's later writes stay durable)", async () => {
     const before = await sessionSetting();
-    assert.deepEqual(await store.take('acc_1', '2026-03-10', 5, 3), { taken: 3, used: 3 });
-    assert.deepEqual(await store.take('acc_1', '2026-03-10', 5, 3), { taken: 2, used: 5 });
-    assert.deepEqual(await store.take('acc_1', '2026-03-10', 5, 1), { taken: 0, used: 5 });
+    const take = async (units: number) => {
+      const [outcome] = await store.takeMany([
+        { accountId: 'acc_1', day: '2026-03-10', limit: 5, units, secondsToReset: 60 },
+      ]);
+      return outcome;
+    };
+    assert.deepEqual(await take(3), { status: 'fulfilled', value: { taken: 3, used: 3 } });
+    assert.deepEqual(await take(3), { status: 'fulfilled', value: { taken: 2, used: 5 } });
+    assert.deepEqual(await take(1), { status: 'fulfilled', value: { taken: 0, used: 5 } });
     assert.equal(await sessionSetting(), before);
     assert.equal(await store.used('acc_1', '2026-03-10'), 5);
   });

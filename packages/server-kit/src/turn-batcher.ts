@@ -1,6 +1,6 @@
 interface Waiting<Item, Result> {
   item: Item;
-  resolve(result: Result): void;
+  resolve(result: Result | PromiseLike<Result>): void;
   reject(error: unknown): void;
 }
 
@@ -10,14 +10,14 @@ interface Waiting<Item, Result> {
  * request that was ready). Under load a server reads many requests per turn, so a write that every
  * call makes (a counter) becomes one statement per turn and key instead of one per call. `run`
  * answers the items in the order they were added; when it throws, every item of that batch fails
- * with its error. Each caller waits for its batch, so whatever `run` commits is committed before
+ * with its error, and an item answered with a rejected promise fails alone. Each caller waits for its batch, so whatever `run` commits is committed before
  * the caller goes on.
  */
 export class TurnBatcher<Item, Result> {
   #pending = new Map<string, Array<Waiting<Item, Result>>>();
   #scheduled = false;
 
-  constructor(private readonly run: (items: Item[]) => Promise<Result[]>) {}
+  constructor(private readonly run: (items: Item[]) => Promise<Array<Result | PromiseLike<Result>>>) {}
 
   add(key: string, item: Item): Promise<Result> {
     let batch = this.#pending.get(key);

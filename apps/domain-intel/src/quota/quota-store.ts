@@ -1,15 +1,20 @@
 /**
  * Daily call counters, one per account and UTC day. Implementations must be exact under
- * concurrency and across processes: `take` never takes a unit past the limit, and every unit it
- * says it took is counted (committed) before it returns.
+ * concurrency and across processes: `takeMany` never takes a unit past a limit, and every unit
+ * it says it took is counted (committed) before it returns.
  */
 export interface QuotaStore {
   /**
-   * Takes up to `units` units while the account is under `limit` (null: unlimited, still
-   * counted): all of them, or as many as are left. Returns how many were taken and the count
-   * after the attempt. The counter may be dropped `secondsToReset` from now (the next 00:00 UTC).
+   * Takes units for several counters at once (the takes of one event-loop turn, any accounts),
+   * one outcome per request in the same order. Each request takes up to `units` units while the
+   * account is under `limit` (null: unlimited, still counted): all of them, or as many as are
+   * left; its outcome says how many were taken and the count after the attempt. The counter may
+   * be dropped `secondsToReset` from now (the next 00:00 UTC). A request the store fails on has a
+   * rejected outcome and the others stand (one account's failure never fails another account's
+   * calls); the whole promise rejects when the store could not be asked at all (Redis
+   * unreachable).
    */
-  take(accountId: string, day: string, limit: number | null, units: number, secondsToReset: number): Promise<QuotaTake>;
+  takeMany(requests: readonly QuotaTakeRequest[]): Promise<Array<PromiseSettledResult<QuotaTake>>>;
   /** Gives back one unit taken today (the call failed on our side or upstream). */
   refund(accountId: string, day: string): Promise<void>;
   /** Units used on `day`. */
@@ -27,6 +32,16 @@ export const HISTORY_DAYS = 35;
 export interface DailyUsage {
   day: string;
   used: number;
+}
+
+export interface QuotaTakeRequest {
+  accountId: string;
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  /** null: unlimited. */
+  limit: number | null;
+  units: number;
+  secondsToReset: number;
 }
 
 export interface QuotaTake {

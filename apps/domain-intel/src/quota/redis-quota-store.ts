@@ -1,25 +1,50 @@
 import { type Redis, utcDate } from '@repo/server-kit';
 import type { Result } from 'ioredis';
-import { type DailyUsage, HISTORY_DAYS, type QuotaStore, type QuotaTake } from './quota-store.ts';
+import {
+  type DailyUsage,
+  HISTORY_DAYS,
+  type QuotaStore,
+  type QuotaTake,
+  type QuotaTakeRequest,
+} from './quota-store.ts';
 
-// Check, increment and set the expiry in one atomic step: Redis runs a script alone.
-// ARGV[1] is the limit (-1: unlimited), ARGV[2] the seconds left until the next 00:00 UTC
-// by the service's clock (a relative expiry, so it holds whatever Redis's own clock says),
-// ARGV[4] the units wanted: all of them are taken, or as many as the limit leaves.
-// KEYS[2] mirrors the day's count for the usage history and outlives the counter by
-// HISTORY_DAYS (ARGV[3] seconds); written in the same script, so the two never disagree.
-const TAKE = `
-local used = tonumber(redis.call('GET', KEYS[1]) or '0')
-local limit = tonumber(ARGV[1])
-local take = tonumber(ARGV[4])
-if limit >= 0 then take = math.max(0, math.min(take, limit - used)) end
-if take == 0 then
-  return {0, used}
+// The takes of one event-loop turn, every account's, in one script: Redis runs a script alone, so
+// each counter's check, increment and expiry are one atomic step, as with a script per take.
+// Per request i (1-based) KEYS[2i-1] is the day's counter and KEYS[2i] its mirror for the usage
+// history; ARGV[4i-3] the limit (-1: unlimited), ARGV[4i-2] the seconds left until the next
+// 00:00 UTC by the service's clock (a relative expiry, so it holds whatever Redis's own clock
+// says), ARGV[4i-1] the history's expiry (HISTORY_DAYS more), ARGV[4i] the units wanted: all of
+// them are taken, or as many as the limit leaves. The mirror is written in the same step, so the
+// two never disagree. The requests are applied in order (two for one counter see each other's
+// units). Each runs under pcall, so a request Redis refuses (a key of the wrong type) fails alone,
+// as its own script did, instead of failing the turn of every other account: replies are
+// {taken, used} per request, or {-1, error message}.
+const TAKE_MANY = `
+local function take(key, history, limit, ttl, historyTtl, units)
+  local used = tonumber(redis.call('GET', key) or '0')
+  if limit >= 0 then units = math.max(0, math.min(units, limit - used)) end
+  if units == 0 then
+    return 0, used
+  end
+  used = redis.call('INCRBY', key, units)
+  redis.call('EXPIRE', key, ttl)
+  redis.call('SET', history, used, 'EX', historyTtl)
+  return units, used
 end
-used = redis.call('INCRBY', KEYS[1], take)
-redis.call('EXPIRE', KEYS[1], ARGV[2])
-redis.call('SET', KEYS[2], used, 'EX', ARGV[3])
-return {take, used}
+
+local replies = {}
+for i = 1, #KEYS / 2 do
+  local ok, taken, used = pcall(take, KEYS[2 * i - 1], KEYS[2 * i], tonumber(ARGV[4 * i - 3]), ARGV[4 * i - 2],
+    ARGV[4 * i - 1], tonumber(ARGV[4 * i]))
+  if ok then
+    replies[2 * i - 1] = taken
+    replies[2 * i] = used
+  else
+    replies[2 * i - 1] = -1
+    replies[2 * i] = type(taken) == 'table' and tostring(taken.err) or tostring(taken)
+  end
+end
+return replies
 `;
 
 const REFUND = `
@@ -34,14 +59,11 @@ return 0
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    quotaTake(
-      key: string,
-      historyKey: string,
-      limit: number,
-      ttlSeconds: number,
-      historyTtlSeconds: number,
-      units: number,
-    ): Result<[number, number], Context>;
+    /** KEYS and ARGV as TAKE_MANY says; replies two entries per request. */
+    quotaTakeMany(
+      numberOfKeys: number,
+      ...keysThenArgs: Array<string | number>
+    ): Result<Array<number | string>, Context>;
     quotaRefund(key: string, historyKey: string): Result<number, Context>;
   }
 }
@@ -49,26 +71,31 @@ declare module 'ioredis' {
 /** Counters in Redis for many API instances: one key per account and day, gone after midnight. */
 export class RedisQuotaStore implements QuotaStore {
   constructor(private readonly redis: Redis) {
-    redis.defineCommand('quotaTake', { numberOfKeys: 2, lua: TAKE });
+    // No fixed numberOfKeys: each call says how many (two per request).
+    redis.defineCommand('quotaTakeMany', { lua: TAKE_MANY });
     redis.defineCommand('quotaRefund', { numberOfKeys: 2, lua: REFUND });
   }
 
-  async take(
-    accountId: string,
-    day: string,
-    limit: number | null,
-    units: number,
-    secondsToReset: number,
-  ): Promise<QuotaTake> {
-    const [taken, used] = await this.redis.quotaTake(
-      quotaKey(accountId, day),
-      historyKey(accountId, day),
-      limit ?? -1,
-      secondsToReset,
-      secondsToReset + (HISTORY_DAYS - 1) * 86_400,
-      units,
-    );
-    return { taken, used };
+  /**
+   * One script for all the requests (one command, whatever the number of accounts). All keys go
+   * to one Redis: the project runs a single Redis (not Cluster, where keys of different accounts
+   * would sit in different slots and one script could not touch them all).
+   */
+  async takeMany(requests: readonly QuotaTakeRequest[]): Promise<Array<PromiseSettledResult<QuotaTake>>> {
+    const keys: string[] = [];
+    const args: number[] = [];
+    for (const { accountId, day, limit, units, secondsToReset } of requests) {
+      keys.push(quotaKey(accountId, day), historyKey(accountId, day));
+      args.push(limit ?? -1, secondsToReset, secondsToReset + (HISTORY_DAYS - 1) * 86_400, units);
+    }
+    const replies = await this.redis.quotaTakeMany(keys.length, ...keys, ...args);
+    return requests.map((_, i) => {
+      const taken = replies[2 * i] as number;
+      const usedOrError = replies[2 * i + 1]!;
+      return taken < 0
+        ? { status: 'rejected', reason: new Error(`The quota script failed for this counter: ${usedOrError}`) }
+        : { status: 'fulfilled', value: { taken, used: usedOrError as number } };
+    });
   }
 
   async refund(accountId: string, day: string): Promise<void> {

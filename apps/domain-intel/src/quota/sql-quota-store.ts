@@ -2,7 +2,7 @@ import { prepareQuery } from '@repo/server-kit';
 import { type Kysely, sql } from 'kysely';
 import { isPostgres } from '../db/is-postgres.ts';
 import type { DB } from '../db/schema.ts';
-import type { DailyUsage, QuotaStore, QuotaTake } from './quota-store.ts';
+import type { DailyUsage, QuotaStore, QuotaTake, QuotaTakeRequest } from './quota-store.ts';
 
 /** Unlimited plans are still counted; the bound is the largest value of the integer column. */
 const UNLIMITED = 2_147_483_647;
@@ -20,8 +20,9 @@ const UNLIMITED = 2_147_483_647;
 const ASYNCHRONOUS_COMMIT = sql<string>`set_config('synchronous_commit', 'off', true)`.as('synchronous_commit');
 
 /**
- * One statement per take: insert the day's row or add all the units only while they fit under
- * the limit. Both SQLite and Postgres serialise the upsert on the row, so concurrent callers and
+ * One statement per take (the takes of a turn, one per account, are sent together rather than one
+ * after the other): insert the day's row or add all the units only while they fit under the
+ * limit. Both SQLite and Postgres serialise the upsert on the row, so concurrent callers and
  * several API instances sharing the database can never exceed the limit. When the units do not
  * all fit (the last few of the day), they are taken one statement each, as many as are left.
  */
@@ -49,7 +50,13 @@ export class SqlQuotaStore implements QuotaStore {
     );
   }
 
-  async take(accountId: string, day: string, limit: number | null, units: number): Promise<QuotaTake> {
+  takeMany(requests: readonly QuotaTakeRequest[]): Promise<Array<PromiseSettledResult<QuotaTake>>> {
+    return Promise.allSettled(
+      requests.map(({ accountId, day, limit, units }) => this.#take(accountId, day, limit, units)),
+    );
+  }
+
+  async #take(accountId: string, day: string, limit: number | null, units: number): Promise<QuotaTake> {
     const bound = limit ?? UNLIMITED;
     if (units <= bound) {
       const [row] = await this.#increment(accountId, day, units, units, bound - units);
