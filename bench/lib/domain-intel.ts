@@ -22,6 +22,8 @@ export interface DomainIntelServerOptions {
   redis?: boolean;
   /** Mount GET /v1/bench/ping: a keyed, quota-counted route that does nothing. */
   keyedPing?: boolean;
+  /** Enterprise accounts to create, one key each (default 1): many accounts' calls in a turn. */
+  accounts?: number;
   /** LOG_LEVEL=silent and no logger (for latency benchmarks that measure upstream waits). */
   quiet?: boolean;
   /**
@@ -32,8 +34,10 @@ export interface DomainIntelServerOptions {
 }
 
 export interface DomainIntelInfo {
-  /** `Authorization` header of the Enterprise key. */
+  /** `Authorization` header of the (first) Enterprise key. */
   headers: { authorization: string };
+  /** `Authorization` header of every account's key (`accounts` of them). */
+  authorizations: string[];
 }
 
 /** A keyed, quota-counted route that does nothing: the cost of the key-and-quota pipeline alone. */
@@ -59,15 +63,19 @@ export async function domainIntelServer(options: DomainIntelServerOptions): Prom
     logger: !options.quiet,
     extraV1Routes: options.keyedPing ? keyedPingRoute : undefined,
   });
-  const { key } = await app.ctx.accounts.signUp({
-    email: `bench-${process.pid}-${Date.now()}@example.com`,
-    plan: 'enterprise',
-  });
+  const authorizations: string[] = [];
+  for (let i = 0; i < (options.accounts ?? 1); i++) {
+    const { key } = await app.ctx.accounts.signUp({
+      email: `bench-${process.pid}-${Date.now()}-${i}@example.com`,
+      plan: 'enterprise',
+    });
+    authorizations.push(`Bearer ${key.key}`);
+  }
   if (options.feedIndexReady) await app.ctx.feed.index();
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   return {
     url,
-    info: { headers: { authorization: `Bearer ${key.key}` } },
+    info: { headers: { authorization: authorizations[0]! }, authorizations },
     async close() {
       await app.close();
       temp?.remove();

@@ -15,7 +15,7 @@
  * load: the per-call cost without the wake-up penalty, as a server below saturation sees it.
  */
 import { type ServerProcess, type ServerProcessOptions, startServerProcess } from './server-process.ts';
-import { type LoadResult, runWrk } from './wrk.ts';
+import { type LoadResult, type RotatingHeader, runWrk } from './wrk.ts';
 
 export type { ServerProcess } from './server-process.ts';
 export { ensureWrk } from './wrk.ts';
@@ -31,6 +31,8 @@ export interface Target {
   headers?: Record<string, string>;
   method?: 'GET' | 'POST';
   body?: string;
+  /** A header that takes each of its values in turn, one request after the other (several API keys). */
+  rotatingHeader?: RotatingHeader;
 }
 
 /** One side's medians over the rounds. */
@@ -90,6 +92,7 @@ async function measureTarget(
     headers: target.headers,
     method: target.method,
     body: target.body,
+    rotatingHeader: target.rotatingHeader,
     connections,
     seconds,
     delayMs,
@@ -107,9 +110,10 @@ async function measureTarget(
 
 /** One request before any load, so a wrong URL or a refused key fails with its own answer. */
 async function preflight(target: Target): Promise<void> {
+  const rotating = target.rotatingHeader;
   const response = await fetch(target.server.url + target.path, {
     method: target.method ?? 'GET',
-    headers: target.headers,
+    headers: { ...target.headers, ...(rotating ? { [rotating.name]: rotating.values[0]! } : {}) },
     body: target.body,
   });
   const text = await response.text();

@@ -23,6 +23,13 @@ export interface LoadOptions {
   delayMs?: number;
   method?: 'GET' | 'POST';
   body?: string;
+  /** One header whose value changes on every request, in turn through `values` (several API keys). */
+  rotatingHeader?: RotatingHeader;
+}
+
+export interface RotatingHeader {
+  name: string;
+  values: string[];
 }
 
 export interface LoadResult {
@@ -47,6 +54,17 @@ local body = os.getenv("WRK_BODY")
 if body then wrk.body = body end
 local pause = tonumber(os.getenv("WRK_DELAY_MS") or "")
 if pause then delay = function() return pause end end
+local rotating = os.getenv("WRK_ROTATING_HEADER")
+if rotating then
+  local values = {}
+  for value in string.gmatch(os.getenv("WRK_ROTATING_VALUES"), "[^\\n]+") do values[#values + 1] = value end
+  local turn = 0
+  request = function()
+    turn = turn % #values + 1
+    wrk.headers[rotating] = values[turn]
+    return wrk.format()
+  end
+end
 done = function(summary, latency, requests)
   local e = summary.errors
   io.write(string.format('${MARKER}{"requests":%d,"duration_us":%d,"connect":%d,"read":%d,"write":%d,"status":%d,"timeout":%d,"p50_us":%d,"p95_us":%d,"p99_us":%d}\\n',
@@ -114,6 +132,10 @@ export async function runWrk(options: LoadOptions): Promise<LoadResult> {
   if (options.method) env.WRK_METHOD = options.method;
   if (options.body !== undefined) env.WRK_BODY = options.body;
   if (options.delayMs !== undefined) env.WRK_DELAY_MS = String(options.delayMs);
+  if (options.rotatingHeader) {
+    env.WRK_ROTATING_HEADER = options.rotatingHeader.name;
+    env.WRK_ROTATING_VALUES = options.rotatingHeader.values.join('\n');
+  }
   const output = await new Promise<string>((resolve, reject) => {
     const child = spawn('wrk', args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
     let text = '';
