@@ -63,6 +63,30 @@ for (const variant of quotaStoreVariants(databaseTargets())) {
       assert.equal(responses.filter((response) => response.statusCode === 429).length, 200);
     });
 
+    it('is exact for several accounts calling at once across two instances, refunds included', async () => {
+      const second = await t.spawnInstance();
+      const keys = await Promise.all(Array.from({ length: 4 }, () => t.keyFor('free')));
+      const call = (i: number, url: string) => {
+        const key = keys[i % keys.length]!;
+        const instance = Math.floor(i / keys.length) % 2 === 0 ? t.app : second;
+        return instance.inject({ url, headers: bearer(key) }).then((response) => ({ key, response }));
+      };
+      // Calls that crash give their unit back, in a turn with the other accounts' calls.
+      const crashed = await Promise.all(Array.from({ length: 3 * keys.length }, (_, i) => call(i, '/v1/test/crash')));
+      assert.ok(crashed.every((entry) => entry.response.statusCode === 500));
+      // 127 calls per key, the keys interleaved, so the turns hold calls of every account.
+      const responses = await Promise.all(
+        Array.from({ length: 127 * keys.length }, (_, i) => call(i, '/v1/test/ping')),
+      );
+      for (const key of keys) {
+        const own = responses.filter((entry) => entry.key === key).map((entry) => entry.response.statusCode);
+        assert.equal(own.filter((status) => status === 200).length, 100, 'the cap is reached exactly');
+        assert.equal(own.filter((status) => status === 429).length, 27);
+        const quota = await t.app.inject({ url: '/v1/quota', headers: bearer(key) });
+        assert.equal(quota.json().data.used, 100);
+      }
+    });
+
     it('resets at 00:00 UTC', async () => {
       t.clock.set('2026-03-10T23:59:59Z');
       const key = await t.keyFor('free');
