@@ -48,7 +48,7 @@ describe('operations endpoints', () => {
     assert.match(body, /domain_intel_rdap_plan_allowed_rate\{host="rdap\.verisign\.com"\} 10/);
   });
 
-  it("shows each RDAP host's effective rate, lowered after a 429", async () => {
+  it("shows each RDAP host's effective rate, lowered after a 429, next to its configured rate", async () => {
     const registry = await startRegistry((arrival) => (arrival === 0 ? 429 : 200), { retryAfterSeconds: 1 });
     const own = await createTestApp({
       target: databaseTargets()[0]!,
@@ -64,6 +64,7 @@ describe('operations endpoints', () => {
       const metrics = await own.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
       const host = registry.host.replaceAll('.', '\\.');
       assert.match(metrics.body, new RegExp(`domain_intel_rdap_effective_rate\\{host="${host}"\\} 5\n`), '10/s halved');
+      assert.match(metrics.body, new RegExp(`domain_intel_rdap_configured_rate\\{host="${host}"\\} 10\n`));
     } finally {
       await own.close();
       registry.close();

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { Gauge } from 'prom-client';
+import { hostGauge } from './host-gauge.ts';
 
 /**
  * What the lifecycle's last re-check run needed of each RDAP registry host against the rate the
@@ -11,35 +11,21 @@ export const rdapPlanMetrics = fp(
   async (app: FastifyInstance) => {
     const { registry, prefix } = app.metrics;
     const { lifecycle } = app.ctx;
-    const needed = new Gauge({
+    const read = () => lifecycle.registryRateEstimates();
+    hostGauge({
+      registry,
       name: `${prefix}rdap_plan_needed_rate`,
       help: 'Lookups/s the last RDAP re-check run needed at a registry host to verify its due drops within an hour of their purge',
-      labelNames: ['host'],
-      registers: [registry],
-      async collect() {
-        await fill(this, (estimate) => estimate.neededPerSecond);
-      },
+      read,
+      valueFor: (estimate) => estimate.neededPerSecond,
     });
-    const allowed = new Gauge({
+    hostGauge({
+      registry,
       name: `${prefix}rdap_plan_allowed_rate`,
       help: 'Lookups/s the last RDAP re-check run was allowed at a registry host: its effective rate (RDAP_HOST_RATES, else RDAP_HOST_RATE_PER_SECOND, lowered after 429s) less RDAP_INTERACTIVE_SHARE',
-      labelNames: ['host'],
-      registers: [registry],
-      async collect() {
-        await fill(this, (estimate) => estimate.allowedPerSecond);
-      },
+      read,
+      valueFor: (estimate) => estimate.allowedPerSecond,
     });
-    type Estimate = Awaited<ReturnType<typeof lifecycle.registryRateEstimates>>[number];
-    async function fill(gauge: typeof needed | typeof allowed, value: (estimate: Estimate) => number) {
-      let estimates: Estimate[];
-      try {
-        estimates = await lifecycle.registryRateEstimates();
-      } catch {
-        return; // a scrape never fails for it; the gauge keeps its last values
-      }
-      gauge.reset();
-      for (const estimate of estimates) gauge.set({ host: estimate.host }, value(estimate));
-    }
   },
   { name: 'rdap-plan-metrics', dependencies: ['metrics'] },
 );
