@@ -8,9 +8,11 @@ import {
   type AdaptiveRateStore,
   MemoryAdaptiveRateStore,
 } from '../src/rdap/adaptive-rate-state.ts';
-import type { RateChangeLog } from '../src/rdap/adaptive-rates.ts';
+import { AdaptiveRates, type RateChangeLog } from '../src/rdap/adaptive-rates.ts';
+import { HostLimits } from '../src/rdap/host-limits.ts';
 import { HostRates } from '../src/rdap/host-rates.ts';
 import { RedisAdaptiveRateStore } from '../src/rdap/redis-adaptive-rate-store.ts';
+import type { RdapTraffic } from '../src/rdap/types.ts';
 import { secretRate, startRegistry } from './loopback-registry.ts';
 import { inProcessRdapHttp, sharedRdapHttp, type TestRdapHttpOptions } from './shared-rdap-http.ts';
 
@@ -202,8 +204,55 @@ describe('adaptive RDAP rate shared through Redis', { skip: redisTarget().skip }
   });
 });
 
-describe('the interactive share of a registry rate', { skip: redisTarget().skip }, () => {
-  it('interactive lookups get through while a background run saturates its share', async () => {
+/** Lets every promise chain that can move without a timer move (mocked timers stay put). */
+async function settle() {
+  for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+describe('the interactive share of a registry rate', () => {
+  it('in each window a background run takes only its share, interactive lookups the rest at once', async (t) => {
+    // The limiter's windows follow Date and setTimeout: mocked, a window ends only when the test says.
+    t.mock.timers.enable({ apis: ['Date', 'setTimeout'], now: Date.parse('2026-03-10T12:00:00Z') });
+    const clock = { now: () => Date.now() };
+    const host = 'rdap.example';
+    // 5/s, 40 % kept for interactive lookups: a background run may take 3 of each second's 5.
+    const adaptive = new AdaptiveRates({
+      store: new MemoryAdaptiveRateStore(SETTINGS),
+      rates: new HostRates(5),
+      clock,
+    });
+    const limits = HostLimits.inProcess(adaptive, 0.4);
+    const granted: string[] = [];
+    const lookup = async (name: string, traffic: RdapTraffic) => {
+      const deadline = Date.now() + 60_000;
+      await limits.admit(host, traffic, deadline);
+      await limits.acquire(host, traffic, deadline);
+      granted.push(name);
+    };
+    const run = Array.from({ length: 9 }, (_, i) => lookup(`run${i}`, 'background'));
+    await settle();
+    assert.deepEqual([...granted].sort(), ['run0', 'run1', 'run2'], "the run's share of the first second");
+    // Asked after the run filled its share, in the same window: the two slots kept for them.
+    const interactive = ['check0', 'check1'].map((name) => lookup(name, 'interactive'));
+    await settle();
+    await Promise.all(interactive);
+    assert.deepEqual(granted.slice(3), ['check0', 'check1'], 'answered in the window they were asked in');
+    t.mock.timers.tick(1_000);
+    await settle();
+    assert.deepEqual(
+      granted.slice(5).sort(),
+      ['run3', 'run4', 'run5'],
+      'three more background lookups the next second',
+    );
+    t.mock.timers.tick(1_000);
+    await settle();
+    await Promise.all(run);
+    assert.equal(granted.length, 11);
+  });
+
+  it('through Redis: interactive lookups get through while a background run saturates its share', {
+    skip: redisTarget().skip,
+  }, async () => {
     const registry = await startRegistry();
     // 5/s, 40 % kept for interactive lookups: a background run may take 3/s.
     const processes = await twoProcesses(new HostRates(5), { maxRetries: 0, maxRetryWaitMs: 0, interactiveShare: 0.4 });
