@@ -8,7 +8,7 @@ import {
   type AdaptiveRateStore,
   MemoryAdaptiveRateStore,
 } from '../src/rdap/adaptive-rate-state.ts';
-import { AdaptiveRates, type RateChangeLog } from '../src/rdap/adaptive-rates.ts';
+import { AdaptiveRates, RATE_READ_TTL_MS, type RateChangeLog } from '../src/rdap/adaptive-rates.ts';
 import { HostLimits } from '../src/rdap/host-limits.ts';
 import { HostRates } from '../src/rdap/host-rates.ts';
 import { RedisAdaptiveRateStore } from '../src/rdap/redis-adaptive-rate-store.ts';
@@ -91,6 +91,38 @@ describe('adaptive RDAP rate: the rules', () => {
       redis.disconnect();
       await provisioned.cleanup();
     }
+  });
+});
+
+describe("adaptive RDAP rate: each process's copy of the shared rate", () => {
+  it('is read from the store once per RATE_READ_TTL_MS; a 429 here replaces it at once, one elsewhere arrives by then', async () => {
+    const host = 'rdap.example';
+    const shared = new MemoryAdaptiveRateStore(SETTINGS);
+    let reads = 0;
+    const store: AdaptiveRateStore = {
+      apply: (name, event) => {
+        reads += 1;
+        return shared.apply(name, event);
+      },
+      hosts: () => shared.hosts(),
+    };
+    const clock = new ManualClock('2026-03-10T12:00:00Z');
+    const rates = new HostRates(10);
+    const here = new AdaptiveRates({ store, rates, clock });
+    const elsewhere = new AdaptiveRates({ store: shared, rates, clock });
+    await Promise.all([here.current(host), here.current(host), here.current(host)]);
+    assert.equal(reads, 1, 'concurrent reads share one call');
+    clock.advance(RATE_READ_TTL_MS - 1);
+    assert.equal((await here.current(host)).perSecond, 10);
+    assert.equal(reads, 1, 'reused within the TTL');
+    await elsewhere.throttled(host, 0);
+    assert.equal((await here.current(host)).perSecond, 10, "another process's decrease: not yet seen");
+    clock.advance(1);
+    assert.equal((await here.current(host)).perSecond, 5, 'seen once the copy is RATE_READ_TTL_MS old');
+    assert.equal(reads, 2);
+    await here.throttled(host, 1);
+    assert.equal((await here.current(host)).perSecond, 2, "this process's 429: at once");
+    assert.equal(reads, 3, 'the 429 itself, no read after it');
   });
 });
 
