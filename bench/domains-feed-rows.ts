@@ -34,6 +34,15 @@ export function feedBenchLabels(rows: number): { labels: string[]; order: Uint32
   }
 }
 
+/**
+ * Drops the cached labels (millions of strings): a benchmark that measures the API thread's pauses
+ * releases them first, or every collection on that thread would mark them, which production's
+ * thread (typed arrays, no strings) never does.
+ */
+export function releaseFeedBenchLabels(): void {
+  labelsMade = undefined;
+}
+
 const domainOf = (labels: string[], k: number) => `${labels[k]}.${FEED_BENCH_TLDS[(k + 1) % 10]}`;
 
 /**

@@ -33,7 +33,7 @@ import { createContext } from 'domain-intel/src/context.ts';
 import { FeedColumnChunks } from 'domain-intel/src/feed/feed-column-chunks.ts';
 import { FeedIndex } from 'domain-intel/src/feed/feed-index.ts';
 import type { Kysely } from 'kysely';
-import { feedBenchChunks, feedBenchColumns, populateFeed } from './domains-feed-rows.ts';
+import { feedBenchChunks, feedBenchColumns, populateFeed, releaseFeedBenchLabels } from './domains-feed-rows.ts';
 import { benchDatabase } from './lib/bench-database.ts';
 import { report } from './lib/harness.ts';
 
@@ -104,10 +104,17 @@ function mainThreadCpuSeconds(): number {
   }
 }
 
+/** The generated labels are the benchmark's, not the API's: gone, and collected, before a measurement. */
+function forgetLabels(): void {
+  releaseFeedBenchLabels();
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
 /** One build in this process (a child of the benchmark), printed as a BUILD line. */
 async function measureBuild(mode: Mode, rows: number): Promise<void> {
   // The worker gets the rows in chunks, as FeedIndex.load fills them from the database.
   const loaded = mode === 'in-thread' ? feedBenchColumns(rows, NOW) : feedBenchChunks(rows, NOW);
+  forgetLabels();
   const rssBeforeMb = process.memoryUsage().rss / 1_048_576;
   // Let the probe's timer settle before the build starts.
   const probe = mode === 'worker-unprobed' ? undefined : pauseProbe();
@@ -152,7 +159,7 @@ const ms = (value: number | null) => (value === null || Number.isNaN(value) ? 'â
 /** Runs one build in a fresh process and returns its figures. */
 function buildInChild(mode: Mode, rows: number): Promise<BuildFigures> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--expose-gc', fileURLToPath(import.meta.url)], {
       stdio: ['ignore', 'pipe', 'inherit'],
       env: { ...process.env, FEED_BUILD_CHILD: JSON.stringify({ mode, rows }) },
     });
@@ -238,6 +245,7 @@ async function measureRebuild(dialect: Dialect): Promise<void> {
   });
   try {
     await populateFeed(context.database.db as unknown as Kysely<unknown>, dialect, DB_ROWS, NOW);
+    forgetLabels();
     await context.feed.invalidate();
     const probe = pauseProbe();
     const cpuStart = process.cpuUsage();
