@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createDatabase, type Database, ManualClock, migrateToLatest } from '@repo/server-kit';
-import { databaseTargets, type ProvisionedDatabase } from '@repo/server-kit/testing';
+import { type Database, ManualClock, migrateToLatest } from '@repo/server-kit';
+import { databaseTargets, openProvisioned, type ProvisionedDatabase } from '@repo/server-kit/testing';
 import { migrations } from '../src/db/migrations/index.ts';
 import type { DB } from '../src/db/schema.ts';
 import { setAltTldDemand } from '../src/lifecycle/feed-rows.ts';
@@ -21,12 +21,7 @@ for (const target of databaseTargets()) {
 
     before(async () => {
       provisioned = await target.provision();
-      database = createDatabase<DB>({
-        databaseUrl: provisioned.databaseUrl,
-        dataDir: provisioned.dataDir,
-        sqliteFile: 'lifecycle.sqlite',
-        postgresSchema: provisioned.postgresSchema,
-      });
+      database = openProvisioned<DB>(provisioned, { sqliteFile: 'lifecycle.sqlite' });
       await migrateToLatest(database, migrations);
       clock = new ManualClock('2026-03-10T06:00:00Z');
       rdap = new ScriptedRdap(() => clock.now());

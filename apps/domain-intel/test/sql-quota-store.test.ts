@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createDatabase, type Database, migrateToLatest } from '@repo/server-kit';
-import { databaseTargets, type ProvisionedDatabase } from '@repo/server-kit/testing';
+import { type Database, migrateToLatest } from '@repo/server-kit';
+import { databaseTargets, openProvisioned, type ProvisionedDatabase } from '@repo/server-kit/testing';
 import { sql } from 'kysely';
 import { migrations } from '../src/db/migrations/index.ts';
 import type { DB } from '../src/db/schema.ts';
@@ -16,13 +16,7 @@ describe('SQL quota store on PostgreSQL', { skip: postgres.skip }, () => {
   before(async () => {
     provisioned = await postgres.provision();
     // One connection, so the session read below is the one the takes ran on.
-    database = createDatabase<DB>({
-      databaseUrl: provisioned.databaseUrl,
-      dataDir: provisioned.dataDir,
-      sqliteFile: 'unused.sqlite',
-      postgresSchema: provisioned.postgresSchema,
-      poolSize: 1,
-    });
+    database = openProvisioned<DB>(provisioned, { sqliteFile: 'unused.sqlite', poolSize: 1 });
     await migrateToLatest(database, migrations);
     await database.db.insertInto('accounts').values({ id: 'acc_1', email: 'one@example.com', created_at: 0 }).execute();
     store = new SqlQuotaStore(database.db);

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type Kysely, sql } from 'kysely';
-import { createDatabase, type Database, prepareQuery } from '../src/index.ts';
-import { databaseTargets, type ProvisionedDatabase } from '../src/testing/databases.ts';
+import { type Database, prepareQuery } from '../src/index.ts';
+import { databaseTargets, openProvisioned, type ProvisionedDatabase } from '../src/testing/databases.ts';
 
 const postgres = databaseTargets()[1]!;
 
@@ -17,13 +17,7 @@ describe('prepared queries on PostgreSQL', { skip: postgres.skip }, () => {
   before(async () => {
     provisioned = await postgres.provision();
     // One connection: every statement below runs on the session whose prepared statements are read.
-    database = createDatabase<NotesDB>({
-      databaseUrl: provisioned.databaseUrl,
-      dataDir: provisioned.dataDir,
-      sqliteFile: 'unused.db',
-      postgresSchema: provisioned.postgresSchema,
-      poolSize: 1,
-    });
+    database = openProvisioned<NotesDB>(provisioned, { sqliteFile: 'unused.db', poolSize: 1 });
     db = database.db;
     await sql`create table notes (id integer primary key, body text not null)`.execute(db);
     await sql`insert into notes values (1, 'one'), (2, 'two')`.execute(db);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { createDatabase, type Database } from '../database.ts';
 
 /** One database engine a test suite runs against. */
 export interface DatabaseTarget {
@@ -19,6 +20,22 @@ export interface ProvisionedDatabase {
   postgresSchema: string | undefined;
   dataDir: string;
   cleanup(): Promise<void>;
+}
+
+/**
+ * The provisioned database opened as a service opens its own (createDatabase): the PostgreSQL
+ * schema when there is one, else `sqliteFile` under the run's data directory.
+ */
+export function openProvisioned<DB>(
+  provisioned: ProvisionedDatabase,
+  options: { sqliteFile: string; poolSize?: number },
+): Database<DB> {
+  return createDatabase<DB>({
+    databaseUrl: provisioned.databaseUrl,
+    dataDir: provisioned.dataDir,
+    postgresSchema: provisioned.postgresSchema,
+    ...options,
+  });
 }
 
 const warned = new Set<string>();
