@@ -165,13 +165,19 @@ describe('request ids', () => {
   });
 });
 
+/** A log stream for createFastify and the JSON lines written to it. */
+function capturedLogLines(): { lines: Array<Record<string, unknown>>; logStream: PassThrough } {
+  const lines: Array<Record<string, unknown>> = [];
+  const logStream = new PassThrough();
+  logStream.on('data', (chunk: Buffer) => {
+    for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+  });
+  return { lines, logStream };
+}
+
 describe('request log lines', () => {
   it('writes one line per request when it completes, with the request, status and time, secrets redacted', async () => {
-    const lines: Array<Record<string, unknown>> = [];
-    const logStream = new PassThrough();
-    logStream.on('data', (chunk: Buffer) => {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-    });
+    const { lines, logStream } = capturedLogLines();
     const app = createFastify({ logLevel: 'info', trustProxy: false, logStream });
     app.get('/ok', async () => ({ ok: true }));
     app.get('/quiet', { logLevel: 'warn' }, async () => ({ ok: true }));
@@ -191,11 +197,7 @@ describe('request log lines', () => {
   });
 
   it("puts the request id on every line a handler writes, at the route's level, redacted", async () => {
-    const lines: Array<Record<string, unknown>> = [];
-    const logStream = new PassThrough();
-    logStream.on('data', (chunk: Buffer) => {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-    });
+    const { lines, logStream } = capturedLogLines();
     const app = createFastify({ logLevel: 'info', trustProxy: false, logStream });
     app.get('/talk', async (request) => {
       assert.equal(request.log.level, 'info');
