@@ -101,7 +101,7 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
   app.get('/token.php', { schema: tokenRouteSchema, ...documentationOnly }, token);
 
   /** The caller's call counted against the limit of its app and user (throws 429 `rate_limited` over it). */
-  const admit = (request: FastifyRequest, caller: ApiCaller): void | Promise<void> => {
+  const admit = (request: FastifyRequest, caller: ApiCaller): Promise<void> => {
     request.apiCaller = caller;
     return checkCaller(caller);
   };
