@@ -13,9 +13,11 @@ import type { FeedFilters, FeedPage } from './filters.ts';
 /**
  * Rows a load query reads. The load runs on the API's thread: a 50,000-row batch cost 150-200 ms
  * of its CPU on SQLite (better-sqlite3 answers synchronously) and ~110 ms on PostgreSQL (row
- * parsing); 5,000 rows cost 15-20 ms (load ~20, 24 Nov 04:45 UTC).
+ * parsing). On a slower machine 5,000 rows took 23-41 ms to read on SQLite and ~10 ms more to
+ * append, and with a collection the API thread paused 74-152 ms (feed-index-rebuild-sqlite, 1 M
+ * rows, 24 Nov 10:40 UTC); 2,000 rows: 31 ms at most, the same 8.9 s in all (1,000: 25 ms, but 10.5 s).
  */
-const LOAD_BATCH = 5_000;
+const LOAD_BATCH = 2_000;
 /**
  * A bound's rows are visited through its sort permutation (random reads) instead of scanning
  * the filter's groups (sequential reads) when they are at most this share of the groups' rows.
