@@ -14,6 +14,7 @@ import { loggerOptions, OneLinePerRequest } from './logger.ts';
 import { genReqId, newRequestId } from './request-id.ts';
 import { lazyRequestLoggerFactory } from './request-logger.ts';
 import { ROUTER_OPTIONS } from './route-methods.ts';
+import { TurnLogDestination } from './turn-log-destination.ts';
 
 export interface ServerOptions {
   logLevel: string;
@@ -97,14 +98,18 @@ function frameworkErrorHandler(render: RenderClientError) {
   };
 }
 
+let stdoutDestination: TurnLogDestination | undefined;
+
 /**
- * Stdout, written synchronously: one write(2) per line on the event loop. pino's own default is
+ * Stdout, written synchronously on the event loop: one write(2) per turn for all the lines of
+ * that turn (TurnLogDestination), shared by every server of the process. pino's own default is
  * asynchronous, and each line then crossed to libuv's thread pool and back (a fs.write request):
- * ~7 µs of the process's CPU per line against ~1 µs written here (platform-api bench, README).
- * Nothing is held in memory, so a crash loses no line and a line is out when its request ends.
+ * ~7 µs of the process's CPU per line against ~1 µs for a write(2) per line (platform-api bench,
+ * README). Nothing is held beyond the turn; see TurnLogDestination for what a hard kill loses.
  */
 function stdoutLogDestination(): DestinationStream {
-  return pino.destination({ dest: 1, sync: true });
+  stdoutDestination ??= new TurnLogDestination(pino.destination({ dest: 1, sync: true }));
+  return stdoutDestination;
 }
 
 /** Fastify options both services start from. */
