@@ -12,12 +12,22 @@ export function prepareQuery<DB, Row, Args extends unknown[]>(
   db: Kysely<DB>,
   placeholders: [...Args],
   build: (...args: Args) => Compilable<Row>,
-): (...args: Args) => Promise<Row[]> {
+): PreparedQuery<DB, Row, Args> {
   const compiled = build(...placeholders).compile();
   const matches =
     compiled.parameters.length === placeholders.length &&
     compiled.parameters.every((parameter, index) => parameter === placeholders[index]);
   if (!matches) throw new Error(`Prepared query does not take its parameters in order: ${compiled.sql}`);
   keepPrepared(compiled.sql);
-  return async (...args) => (await db.executeQuery<Row>({ ...compiled, parameters: args })).rows;
+  const on =
+    (executor: Kysely<DB>) =>
+    async (...args: Args): Promise<Row[]> =>
+      (await executor.executeQuery<Row>({ ...compiled, parameters: args })).rows;
+  return Object.assign(on(db), { on });
+}
+
+/** A prepared query: run it on its database, or `on` another executor of it (a transaction). */
+export interface PreparedQuery<DB, Row, Args extends unknown[]> {
+  (...args: Args): Promise<Row[]>;
+  on(executor: Kysely<DB>): (...args: Args) => Promise<Row[]>;
 }
