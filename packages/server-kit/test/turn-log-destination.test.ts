@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, it } from 'node:test';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { TurnLogDestination } from '../src/turn-log-destination.ts';
 
@@ -71,7 +71,11 @@ describe('TurnLogDestination', () => {
       await app.inject('/');
       app.log.info('last line of the turn');
     `;
-    const lines = (stdout: string) => stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line).msg);
+    const lines = (stdout: string) =>
+      stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line).msg);
     const expected = ['request completed', 'request completed', 'last line of the turn'];
 
     const normal = await childStdout(`${setUp} await app.close();`);
