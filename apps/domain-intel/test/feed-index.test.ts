@@ -248,7 +248,8 @@ for (const target of databaseTargets()) {
     });
 
     test('the service answers from the index once it is built, and drops it when the feed changes', async () => {
-      const service = (await createTestApp({ target, env: { FEED_INDEX: 'memory' } })).app;
+      const t = await createTestApp({ target, env: { FEED_INDEX: 'memory' } });
+      const service = t.app;
       try {
         const filters = EVERY_ROW;
         const page: FeedPage = { sort: 'dropped_at', limit: 5, offset: 0 };
@@ -266,18 +267,17 @@ for (const target of databaseTargets()) {
         );
         assert.equal(after.total, 1);
       } finally {
-        await service.close();
+        await t.close();
       }
     });
 
     test('a row the pipeline changed is never served from the row cache once the feed version moved', async () => {
       // Version checked on every call; the SQL path answers during a rebuild (no stale window).
-      const service = (
-        await createTestApp({
-          target,
-          env: { FEED_INDEX: 'memory', FEED_INDEX_CHECK_SECONDS: '0', FEED_INDEX_STALE_SECONDS: '0' },
-        })
-      ).app;
+      const t = await createTestApp({
+        target,
+        env: { FEED_INDEX: 'memory', FEED_INDEX_CHECK_SECONDS: '0', FEED_INDEX_STALE_SECONDS: '0' },
+      });
+      const service = t.app;
       const feed = service.ctx.feed;
       const db = service.ctx.database.db;
       const filters = EVERY_ROW;
@@ -321,7 +321,7 @@ for (const target of databaseTargets()) {
         assert.ok(await feed.index());
         assert.deepEqual(await daOf(), [30], 'and the rebuilt index with its empty cache');
       } finally {
-        await service.close();
+        await t.close();
       }
     });
     test("while the new index builds, the previous version's index answers", async () => {

@@ -141,7 +141,9 @@ describe('BullMQ worker', { skip: redis.skip }, () => {
   it('runs queued hourly, deliveries and watchlist jobs through the same job functions', async () => {
     const [sqlite] = databaseTargets();
     const t = await createTestApp({ target: sqlite!, redis: true, env: { TRACKED_TLDS: 'com' } });
-    const prefix = `test-bull-${process.pid}-${Date.now()}`;
+    // BullMQ's keys under a test prefix of their own (`<prefix>:<queue>:…`), removed afterwards.
+    const bullKeys = redis.provision();
+    const prefix = bullKeys.keyPrefix.slice(0, -1);
     const lines: string[] = [];
     const worker = await startBullmqWorker(
       t.app.ctx,
@@ -159,6 +161,7 @@ describe('BullMQ worker', { skip: redis.skip }, () => {
     } finally {
       await worker.close();
       await t.close();
+      await bullKeys.cleanup();
     }
   });
 });
