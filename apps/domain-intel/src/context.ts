@@ -140,9 +140,21 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   // the account's webhooks, and the notices mail the owner about those that have a mail.
   let delivery: DeliveryService | undefined;
   let notices: AccountNotices | undefined;
+  // Their work runs after the call that caused it; close() waits for what is still running, so a
+  // notice caused just before a shutdown is recorded and mailed before the mailer and the database close.
+  const accountEventWork = new Set<Promise<void>>();
+  const track = (work: Promise<void> | undefined) => {
+    if (!work) return;
+    const tracked = work
+      .catch((error: unknown) => reportBackgroundError(error))
+      .finally(() => {
+        accountEventWork.delete(tracked);
+      });
+    accountEventWork.add(tracked);
+  };
   const onAccountEvent: AccountEventListener = (accountId, type, data, dedupeKey) => {
-    delivery?.emit(accountId, type, data, dedupeKey).catch((error: unknown) => reportBackgroundError(error));
-    notices?.onAccountEvent(accountId, type, data, dedupeKey).catch((error: unknown) => reportBackgroundError(error));
+    track(delivery?.emit(accountId, type, data, dedupeKey));
+    track(notices?.onAccountEvent(accountId, type, data, dedupeKey));
   };
   const accounts = new AccountsService(new AccountsRepository(database.db), clock, {
     keyCacheTtlMs: config.KEY_CACHE_TTL_MS,
@@ -272,6 +284,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     delivery,
     watchlist,
     async close() {
+      await Promise.all(accountEventWork);
       await delivery?.close();
       await mailer?.close();
       await pipeline.close();

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { databaseTargets } from '@repo/server-kit/testing';
 import type { FastifyPluginAsync } from 'fastify';
@@ -169,5 +171,31 @@ describe('subscription ending mail when the operator cancels (CLI)', () => {
     const endsOn = new Date(cancelled.subscription.periodEnd as number).toISOString().slice(0, 10);
     assert.equal(headerOf(mail.raw, 'Subject'), `Your Starter plan ends on ${endsOn}`);
     assert.match(mailText(mail.raw), /keep working until/);
+  });
+});
+
+describe('account notices at shutdown', () => {
+  it('a notice caused just before the app closes is mailed before the mailer and the database close', async () => {
+    const [sqlite] = databaseTargets();
+    // No SMTP_URL: the embedded mode writes each mail as a file under DATA_DIR/outbox.
+    const t = await createTestApp({ target: sqlite! });
+    try {
+      const email = `shutdown${++counter}-${Date.now()}@example.com`;
+      const { account } = await t.app.ctx.accounts.signUp({ email, plan: 'free' });
+      const data = { plan: 'free', limit: 100, used: 80, day: '2026-03-10' };
+      t.app.ctx.onAccountEvent(account.account_id, 'quota.warning', data, `quota.warning:${account.account_id}`);
+      await t.app.close();
+      const outbox = path.join(t.config.DATA_DIR, 'outbox');
+      const mails = existsSync(outbox)
+        ? readdirSync(outbox).map((file) => readFileSync(path.join(outbox, file), 'utf8'))
+        : [];
+      assert.equal(
+        mails.filter((mail) => mail.includes(email)).length,
+        1,
+        'the warning is in the outbox once the app has closed',
+      );
+    } finally {
+      await t.close();
+    }
   });
 });
