@@ -43,9 +43,24 @@ describe('operations endpoints', () => {
         purgeChecks: 80_000,
       },
     ]);
-    const body = await scrape();
-    assert.match(body, /domain_intel_rdap_plan_needed_rate\{host="rdap\.verisign\.com"\} 44\.4/);
-    assert.match(body, /domain_intel_rdap_plan_allowed_rate\{host="rdap\.verisign\.com"\} 10/);
+    // Both gauges come from one read of the estimates per scrape.
+    const { lifecycle } = t.app.ctx;
+    const readEstimates = lifecycle.registryRateEstimates;
+    let reads = 0;
+    lifecycle.registryRateEstimates = (...args) => {
+      reads++;
+      return readEstimates.apply(lifecycle, args);
+    };
+    try {
+      const body = await scrape();
+      assert.match(body, /domain_intel_rdap_plan_needed_rate\{host="rdap\.verisign\.com"\} 44\.4/);
+      assert.match(body, /domain_intel_rdap_plan_allowed_rate\{host="rdap\.verisign\.com"\} 10/);
+      assert.equal(reads, 1, 'one read of the estimates for the scrape');
+      await scrape();
+      assert.equal(reads, 2, 'and a fresh one at the next scrape');
+    } finally {
+      lifecycle.registryRateEstimates = readEstimates;
+    }
   });
 
   it("shows each RDAP host's effective rate, lowered after a 429, next to its configured rate", async () => {

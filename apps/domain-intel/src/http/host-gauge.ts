@@ -1,31 +1,47 @@
 import { Gauge, type Registry } from 'prom-client';
 
-/**
- * A gauge by `host` filled at each scrape from `read()` (one row per host). A scrape never fails
- * for it: when `read` does, the gauge keeps its last values.
- */
-export function hostGauge<Row extends { host: string }>(options: {
-  registry: Registry;
+/** One gauge by `host`: its name, help, and its value in a row. */
+export interface HostGaugeSpec<Row> {
   name: string;
   help: string;
-  read: () => Promise<Row[]>;
   valueFor: (row: Row) => number;
-}): Gauge<'host'> {
-  const { registry, name, help, read, valueFor } = options;
-  return new Gauge({
-    name,
-    help,
-    labelNames: ['host'],
-    registers: [registry],
-    async collect() {
-      let rows: Row[];
-      try {
-        rows = await read();
-      } catch {
-        return;
-      }
-      this.reset();
-      for (const row of rows) this.set({ host: row.host }, valueFor(row));
-    },
-  });
+}
+
+/**
+ * Gauges by `host` filled at each scrape from the rows `read()` gives (one row per host), one
+ * gauge per spec. The gauges of one scrape are collected side by side (prom-client asks every
+ * metric at once), so they share one `read()` (a Redis or database read per scrape, not one per
+ * gauge). A scrape never fails for them: when `read` does, the gauges keep their last values.
+ */
+export function hostGauges<Row extends { host: string }>(options: {
+  registry: Registry;
+  read: () => Promise<Row[]>;
+  gauges: Array<HostGaugeSpec<Row>>;
+}): void {
+  const { registry, read, gauges } = options;
+  let reading: Promise<Row[]> | undefined;
+  const readOnce = () => {
+    reading ??= read().finally(() => {
+      reading = undefined;
+    });
+    return reading;
+  };
+  for (const { name, help, valueFor } of gauges) {
+    new Gauge({
+      name,
+      help,
+      labelNames: ['host'],
+      registers: [registry],
+      async collect() {
+        let rows: Row[];
+        try {
+          rows = await readOnce();
+        } catch {
+          return;
+        }
+        this.reset();
+        for (const row of rows) this.set({ host: row.host }, valueFor(row));
+      },
+    });
+  }
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { hostGauge } from './host-gauge.ts';
+import { hostGauges } from './host-gauge.ts';
 
 /**
  * What the lifecycle's last re-check run needed of each RDAP registry host against the rate the
@@ -11,20 +11,21 @@ export const rdapPlanMetrics = fp(
   async (app: FastifyInstance) => {
     const { registry, prefix } = app.metrics;
     const { lifecycle } = app.ctx;
-    const read = () => lifecycle.registryRateEstimates();
-    hostGauge({
+    hostGauges({
       registry,
-      name: `${prefix}rdap_plan_needed_rate`,
-      help: 'Lookups/s the last RDAP re-check run needed at a registry host to verify its due drops within an hour of their purge',
-      read,
-      valueFor: (estimate) => estimate.neededPerSecond,
-    });
-    hostGauge({
-      registry,
-      name: `${prefix}rdap_plan_allowed_rate`,
-      help: 'Lookups/s the last RDAP re-check run was allowed at a registry host: its effective rate (RDAP_HOST_RATES, else RDAP_HOST_RATE_PER_SECOND, lowered after 429s) less RDAP_INTERACTIVE_SHARE',
-      read,
-      valueFor: (estimate) => estimate.allowedPerSecond,
+      read: () => lifecycle.registryRateEstimates(),
+      gauges: [
+        {
+          name: `${prefix}rdap_plan_needed_rate`,
+          help: 'Lookups/s the last RDAP re-check run needed at a registry host to verify its due drops within an hour of their purge',
+          valueFor: (estimate) => estimate.neededPerSecond,
+        },
+        {
+          name: `${prefix}rdap_plan_allowed_rate`,
+          help: 'Lookups/s the last RDAP re-check run was allowed at a registry host: its effective rate (RDAP_HOST_RATES, else RDAP_HOST_RATE_PER_SECOND, lowered after 429s) less RDAP_INTERACTIVE_SHARE',
+          valueFor: (estimate) => estimate.allowedPerSecond,
+        },
+      ],
     });
   },
   { name: 'rdap-plan-metrics', dependencies: ['metrics'] },
