@@ -76,18 +76,13 @@ export class SqlQuotaStore implements QuotaStore {
     requests: readonly QuotaTakeRequest[],
   ): Promise<Array<PromiseSettledResult<QuotaTake>>> {
     const increment = executor === this.db ? this.#increment : this.#increment.on(executor);
-    return Promise.allSettled(
-      requests.map(({ accountId, day, limit, units }) => this.#take(executor, increment, accountId, day, limit, units)),
-    );
+    return Promise.allSettled(requests.map((request) => this.#take(executor, increment, request)));
   }
 
   async #take(
     executor: Kysely<DB>,
     increment: Increment,
-    accountId: string,
-    day: string,
-    limit: number | null,
-    units: number,
+    { accountId, day, limit, units }: QuotaTakeRequest,
   ): Promise<QuotaTake> {
     const bound = limit ?? UNLIMITED;
     if (units <= bound) {
