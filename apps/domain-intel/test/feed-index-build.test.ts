@@ -7,6 +7,7 @@ import { buildFeedIndexPartsInWorker } from '../src/feed/feed-build-client.ts';
 import { FeedColumnChunks } from '../src/feed/feed-column-chunks.ts';
 import { FEED_COLUMN_NAMES, type FeedColumnRow, FeedColumns } from '../src/feed/feed-columns.ts';
 import { FeedIndex } from '../src/feed/feed-index.ts';
+import { feedIndexPartsState, transferablesOf } from '../src/feed/feed-index-parts.ts';
 import { FeedService } from '../src/feed/feed-service.ts';
 import type { FeedFilters } from '../src/feed/filters.ts';
 import { EVERY_ROW, feedRow } from './feed-helpers.ts';
@@ -178,3 +179,43 @@ for (const target of databaseTargets()) {
     });
   });
 }
+
+test('the parts the worker hands back that grow with the rows are on shared memory (no transfer for the API thread to absorb)', async () => {
+  const chunks = new FeedColumnChunks(64);
+  for (let i = 0; i < 1_000; i++) {
+    const label = `n${i}ame-${i % 10}`;
+    chunks.append({
+      domain: `${label}.com`,
+      tld: 'com',
+      status: 'dropped',
+      dropped_at: NOW - (i % 30) * DAY,
+      first_archived_at: NOW - (i % 9) * 365 * DAY,
+      alt_tld_count: i % 3,
+      da: i % 90,
+      tf: i % 40,
+      length: label.length,
+      has_hyphen: 1,
+      has_digit: 1,
+      expected_drop_at: null,
+    });
+  }
+  const state = feedIndexPartsState(await buildFeedIndexPartsInWorker(chunks));
+  const arrays: Array<{ path: string; view: ArrayBufferView }> = [];
+  const walk = (value: unknown, path: string) => {
+    if (ArrayBuffer.isView(value)) arrays.push({ path, view: value });
+    else if (typeof value === 'object' && value !== null) {
+      for (const [key, item] of Object.entries(value)) walk(item, `${path}.${key}`);
+    }
+  };
+  walk(state, 'parts');
+  const perRow = arrays.filter(({ view }) => view.byteLength >= 1_000 / 8);
+  // Columns, grouping, bitmaps and slices, label grams, each sort's order and rank.
+  assert.ok(perRow.length > 40, `${perRow.length} arrays`);
+  const unshared = perRow.filter(({ view }) => !(view.buffer instanceof SharedArrayBuffer)).map(({ path }) => path);
+  assert.deepEqual(unshared, []);
+  assert.deepEqual(
+    transferablesOf(state).filter((buffer) => buffer.byteLength >= 1_000 / 8),
+    [],
+    'nothing of that size is transferred',
+  );
+});

@@ -19,8 +19,8 @@ export interface FeedBuildOptions {
 
 /**
  * Builds the index parts of the rows in `rows` in a worker thread, leaving this thread free: the
- * chunks' buffers are transferred to it (no copy; `rows` is unusable afterwards) and the parts'
- * buffers transferred back, so the only work here is wrapping them.
+ * chunks' buffers are transferred to it (no copy; `rows` is unusable afterwards) and the parts come
+ * back on shared memory (shared-arrays.ts), so the only work here is wrapping them.
  * Rejects when the worker throws, dies or is aborted; the worker never outlives the promise.
  */
 export function buildFeedIndexPartsInWorker(

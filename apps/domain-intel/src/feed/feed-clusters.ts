@@ -3,6 +3,7 @@ import { FeedColumns, type FeedColumnsState, NO_VALUE } from './feed-columns.ts'
 import type { BoundedColumn, FeedBound, FeedBounds } from './feed-matcher.ts';
 import { type LabelGrams, labelGrams, labelGramsBytes, markLabelGrams } from './label-grams.ts';
 import { sortedBy } from './radix-sort.ts';
+import { sharedArray } from './shared-arrays.ts';
 
 /** Where the rows of one (status, TLD) group lie: [start, end), DA highest first, unknown last. */
 interface Group {
@@ -21,7 +22,7 @@ export interface FeedSeed {
   to: number;
 }
 
-/** FeedClusters as plain data, for crossing between threads (typed arrays transferred, not copied). */
+/** FeedClusters as plain data, for crossing between threads (typed arrays shared or transferred, never copied). */
 export interface FeedClustersState {
   columns: FeedColumnsState;
   rowOf: Uint32Array;
@@ -34,7 +35,7 @@ export interface FeedClustersState {
 }
 
 /** A bitmap with one bit per row position (bit i of word i >>> 5). */
-export const bitmapFor = (size: number) => new Uint32Array((size >>> 5) + 1);
+export const bitmapFor = (size: number) => sharedArray(Uint32Array, (size >>> 5) + 1);
 
 /**
  * FeedColumns laid out for filtering: rows grouped by (status, TLD), each group by DA

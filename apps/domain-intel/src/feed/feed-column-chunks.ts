@@ -1,4 +1,5 @@
 import { type FeedColumnRow, FeedColumns, type FeedColumnsState } from './feed-columns.ts';
+import { sharedArray, sharedBuffer } from './shared-arrays.ts';
 
 /** Rows per chunk: ~2.5 MB of columns and ~1 MB of domain text, allocated in well under a millisecond. */
 const CHUNK_ROWS = 65_536;
@@ -104,20 +105,20 @@ export class FeedColumnChunksReader {
     const textBytes = this.chunks.reduce((sum, chunk) => sum + chunk.domainEnd, 0);
     const gathered: FeedColumnsState = {
       size,
-      status: new Uint8Array(size),
-      tld: new Uint16Array(size),
+      status: sharedArray(Uint8Array, size),
+      tld: sharedArray(Uint16Array, size),
       tlds: [...this.tlds],
-      droppedAt: new Float64Array(size),
-      firstArchivedAt: new Float64Array(size),
-      altTldCount: new Int16Array(size),
-      da: new Int8Array(size),
-      tf: new Int8Array(size),
-      length: new Int16Array(size),
-      hasHyphen: new Int8Array(size),
-      hasDigit: new Int8Array(size),
-      expectedDropAt: new Float64Array(size),
-      domainBytes: Buffer.allocUnsafeSlow(textBytes),
-      domainStart: new Uint32Array(size + 1),
+      droppedAt: sharedArray(Float64Array, size),
+      firstArchivedAt: sharedArray(Float64Array, size),
+      altTldCount: sharedArray(Int16Array, size),
+      da: sharedArray(Int8Array, size),
+      tf: sharedArray(Int8Array, size),
+      length: sharedArray(Int16Array, size),
+      hasHyphen: sharedArray(Int8Array, size),
+      hasDigit: sharedArray(Int8Array, size),
+      expectedDropAt: sharedArray(Float64Array, size),
+      domainBytes: sharedBuffer(textBytes),
+      domainStart: sharedArray(Uint32Array, size + 1),
       domainEnd: textBytes,
     };
     // One gather per element width, each over one array kind, so each loop stays monomorphic

@@ -3,12 +3,14 @@ import { FeedClusters, type FeedClustersState } from './feed-clusters.ts';
 import type { FeedColumnChunksState } from './feed-column-chunks.ts';
 import { type FeedColumns, NO_VALUE } from './feed-columns.ts';
 import { sortedBy } from './radix-sort.ts';
+import { sharedArray } from './shared-arrays.ts';
 
 /**
  * What a FeedIndex is made of: the grouped rows and each sort's permutation and its inverse.
  * All of it is built by buildFeedIndexParts from the columns alone, in the build worker
  * (feed-build-worker.ts); a new query structure joins here, built there, and crosses back as
- * plain typed arrays (or, for a class, through its state in FeedIndexPartsState).
+ * plain typed arrays allocated on shared memory (shared-arrays.ts; or, for a class, through its
+ * state in FeedIndexPartsState).
  */
 export interface FeedIndexParts {
   clusters: FeedClusters;
@@ -16,7 +18,10 @@ export interface FeedIndexParts {
   ranks: Record<FeedSort, Uint32Array>;
 }
 
-/** FeedIndexParts as plain data: what the build worker sends back, every typed array's buffer transferred. */
+/**
+ * FeedIndexParts as plain data: what the build worker sends back. Every array that grows with the
+ * rows is on shared memory (shared-arrays.ts), so only a few small ones are transferred.
+ */
 export type FeedIndexPartsState = Omit<FeedIndexParts, 'clusters'> & { clusters: FeedClustersState };
 
 export function feedIndexPartsState(parts: FeedIndexParts): FeedIndexPartsState {
@@ -65,7 +70,7 @@ export function buildFeedIndexParts(rows: FeedColumns | FeedColumnChunksState): 
   const ranks = {} as Record<FeedSort, Uint32Array>;
   for (const sort of FEED_SORTS) {
     const order = sortedBy(keys[sort](), byDomain);
-    const rank = new Uint32Array(size);
+    const rank = sharedArray(Uint32Array, size);
     for (let k = 0; k < size; k++) rank[order[k]!] = k;
     orders[sort] = order;
     ranks[sort] = rank;

@@ -1,5 +1,6 @@
 import { popcount } from './feed-clusters.ts';
 import type { FeedColumns } from './feed-columns.ts';
+import { sharedArray } from './shared-arrays.ts';
 
 /**
  * Which rows' labels hold which bytes and byte triples, so `contains` reads the rows that hold
@@ -115,7 +116,7 @@ export function labelGrams(
   const { size } = columns;
   const { bytes, starts } = columns.text;
   const words = (size >>> 5) + 1;
-  const unigrams = new Uint32Array(words * (SYMBOLS - 1));
+  const unigrams = sharedArray(Uint32Array, words * (SYMBOLS - 1));
   const trigramCounts = new Uint32Array(TRIGRAMS);
   const trigramSeen = new Int32Array(TRIGRAMS).fill(-1);
   // Pass 1: the unigram bitmaps and the trigrams' counts (which the common substrings start from).
@@ -143,7 +144,7 @@ export function labelGrams(
     if (common.length > 0) forEachCommon(labels.of(i), trigramCounts, commonRows, commonIds, i, seen, each);
   };
   // Pass 2: how large each gram's gap list would be.
-  const counts = new Uint32Array(grams);
+  const counts = sharedArray(Uint32Array, grams);
   const gapLength = new Float64Array(grams);
   const last = new Int32Array(grams).fill(-1);
   for (let i = 0; i < size; i++) {
@@ -154,8 +155,8 @@ export function labelGrams(
     });
   }
   // A gram whose list would be larger than a bitmap is held as a bitmap.
-  const gapStart = new Uint32Array(grams + 1);
-  const denseSlot = new Int32Array(grams).fill(-1);
+  const gapStart = sharedArray(Uint32Array, grams + 1);
+  const denseSlot = sharedArray(Int32Array, grams).fill(-1);
   let denseCount = 0;
   let total = 0;
   for (let g = 0; g < grams; g++) {
@@ -164,8 +165,8 @@ export function labelGrams(
     else total += gapLength[g]!;
   }
   gapStart[grams] = total;
-  const gaps = new Uint8Array(total);
-  const dense = new Uint32Array(words * denseCount);
+  const gaps = sharedArray(Uint8Array, total);
+  const dense = sharedArray(Uint32Array, words * denseCount);
   // Pass 3: the lists and bitmaps.
   const cursor = gapStart.slice(0, grams);
   last.fill(-1);
@@ -302,7 +303,9 @@ function commonSubstrings(labels: LabelSymbols, size: number, trigramCounts: Uin
       return common.has(key);
     };
   }
-  return Float64Array.from(found).sort();
+  const common = sharedArray(Float64Array, found.length);
+  common.set(found);
+  return common.sort();
 }
 
 export function labelGramsBytes(grams: LabelGrams): number {

@@ -1,3 +1,5 @@
+import { sharedArray } from './shared-arrays.ts';
+
 /**
  * Positions ordered by `keys` (whole numbers 0 … 2^53), ties in the order of `initial` (by
  * default position order): a stable least-significant-digit radix sort, 16 bits a pass, as many
@@ -18,9 +20,11 @@ export function sortedBy(keys: Float64Array, initial?: Uint32Array): Uint32Array
     low[i] = key % 2 ** 32;
     if (high) high[i] = Math.floor(key / 2 ** 32);
   }
-  let order = initial ? Uint32Array.from(initial) : new Uint32Array(size);
-  if (!initial) for (let i = 0; i < size; i++) order[i] = i;
-  let spare = new Uint32Array(size);
+  // The order is a part of the feed index (shared-arrays.ts); either buffer may end up holding it.
+  let order = sharedArray(Uint32Array, size);
+  if (initial) order.set(initial);
+  else for (let i = 0; i < size; i++) order[i] = i;
+  let spare = sharedArray(Uint32Array, size);
   const counts = new Uint32Array(65_537);
   const pass = (digits: Uint32Array, shift: number) => {
     counts.fill(0);
