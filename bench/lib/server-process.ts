@@ -62,6 +62,9 @@ export async function startServerProcess<Options, Info>(
 ): Promise<ServerProcess<Info>> {
   const execArgv = ['--import', 'tsx'];
   if (processOptions.cpuProfileDir) execArgv.push('--cpu-prof', `--cpu-prof-dir=${processOptions.cpuProfileDir}`);
+  // V8 flags NODE_OPTIONS refuses, for profiling the server (e.g. `--no-turbo-inlining`, so a CPU
+  // profile attributes time to the function that spends it rather than to the one it was inlined into).
+  execArgv.push(...(process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean));
   const child = spawn(process.execPath, [...execArgv, CHILD], {
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     env: {
