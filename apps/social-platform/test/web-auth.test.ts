@@ -155,6 +155,21 @@ for (const target of databaseTargets()) {
         assert.equal(await t.ctx.mail.unseenCount(bob!.id), 0);
       }));
 
+    it('makes a form token only for a page that prints one: no cookie on an anonymous 404, a working one on the login page', () =>
+      withApp(target, async (t) => {
+        const visitor = new WebClient(t.app);
+        const missing = await visitor.get('/wp-admin/setup.php');
+        assert.equal(missing.statusCode, 404);
+        assert.doesNotMatch(missing.body, /_csrf/);
+        assert.equal(missing.headers['set-cookie'], undefined, 'no form token, so no sp_csrf cookie');
+        const login = await visitor.get('/login');
+        assert.match(String(login.headers['set-cookie']), /sp_csrf=/);
+        assert.match(login.body, /name="_csrf" value="[^"]+"/);
+        await signUp(t.app, { userName: 'grace', fullName: 'Grace Hopper' });
+        const loggedIn = await visitor.post('/login', { login: 'grace', password: 'correct horse battery', next: '/' });
+        assert.equal(loggedIn.statusCode, 303, 'the token printed on the page is accepted');
+      }));
+
     it('slows down repeated log-in attempts from one address with a 429 page', () =>
       withApp(target, async (t) => {
         const visitor = new WebClient(t.app);
