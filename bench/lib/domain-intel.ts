@@ -4,7 +4,7 @@
  * pointed at a running simulator (every upstream) and at Redis, an Enterprise key (counted,
  * never refused), logging as the configuration says (as in production; lines go to /dev/null).
  */
-import { tempDir } from '@repo/server-kit/testing';
+import { redisTarget, tempDir } from '@repo/server-kit/testing';
 import type { UpstreamSim } from '@repo/upstream-sim';
 import { simulatorEnv } from 'domain-intel/demo/simulator-env.ts';
 import { buildApp } from 'domain-intel/src/app.ts';
@@ -48,13 +48,15 @@ async function keyedPingRoute(v1: FastifyInstance): Promise<void> {
 /** Runs in the server process. */
 export async function domainIntelServer(options: DomainIntelServerOptions): Promise<StartedServer<DomainIntelInfo>> {
   const temp = options.env?.DATA_DIR ? null : tempDir('bench-domain-intel');
+  // The quota's counters live 34 days (the usage history): a prefix of this run's, deleted at close.
+  const redisKeys = options.redis ? redisTarget().provision() : null;
   const config = loadDomainIntelConfig({
     // As deployed (README, "Running at scale"): templates cached, production defaults.
     NODE_ENV: 'production',
     JOBS_SCHEDULER: 'off',
     ...(temp ? { DATA_DIR: temp.dir } : {}),
     ...(options.redis
-      ? { REDIS_URL: process.env.REDIS_URL, REDIS_KEY_PREFIX: `bench:${process.pid}:${Date.now()}:` }
+      ? { REDIS_URL: process.env.REDIS_URL, REDIS_KEY_PREFIX: redisKeys!.keyPrefix }
       : {}),
     ...(options.quiet ? { LOG_LEVEL: 'silent' } : {}),
     ...options.env,
@@ -78,6 +80,7 @@ export async function domainIntelServer(options: DomainIntelServerOptions): Prom
     info: { headers: { authorization: authorizations[0]! }, authorizations },
     async close() {
       await app.close();
+      await redisKeys?.cleanup();
       temp?.remove();
     },
   };
