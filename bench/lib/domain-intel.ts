@@ -55,9 +55,7 @@ export async function domainIntelServer(options: DomainIntelServerOptions): Prom
     NODE_ENV: 'production',
     JOBS_SCHEDULER: 'off',
     ...(temp ? { DATA_DIR: temp.dir } : {}),
-    ...(options.redis
-      ? { REDIS_URL: process.env.REDIS_URL, REDIS_KEY_PREFIX: redisKeys!.keyPrefix }
-      : {}),
+    ...(redisKeys ? { REDIS_URL: process.env.REDIS_URL, REDIS_KEY_PREFIX: redisKeys.keyPrefix } : {}),
     ...(options.quiet ? { LOG_LEVEL: 'silent' } : {}),
     ...options.env,
   });
