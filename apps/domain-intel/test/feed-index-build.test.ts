@@ -7,7 +7,12 @@ import { buildFeedIndexPartsInWorker } from '../src/feed/feed-build-client.ts';
 import { FeedColumnChunks } from '../src/feed/feed-column-chunks.ts';
 import { FEED_COLUMN_NAMES, type FeedColumnRow, FeedColumns } from '../src/feed/feed-columns.ts';
 import { FeedIndex } from '../src/feed/feed-index.ts';
-import { feedIndexPartsState, transferablesOf } from '../src/feed/feed-index-parts.ts';
+import {
+  buildFeedIndexParts,
+  type FeedIndexParts,
+  feedIndexPartsState,
+  transferablesOf,
+} from '../src/feed/feed-index-parts.ts';
 import { FeedService } from '../src/feed/feed-service.ts';
 import type { FeedFilters } from '../src/feed/filters.ts';
 import { EVERY_ROW, feedRow } from './feed-helpers.ts';
@@ -180,7 +185,8 @@ for (const target of databaseTargets()) {
   });
 }
 
-test('the parts the worker hands back that grow with the rows are on shared memory (no transfer for the API thread to absorb)', async () => {
+/** 1,000 rows in chunks of 64, as a load gives them. */
+function thousandRows(): FeedColumnChunks {
   const chunks = new FeedColumnChunks(64);
   for (let i = 0; i < 1_000; i++) {
     const label = `n${i}ame-${i % 10}`;
@@ -199,7 +205,11 @@ test('the parts the worker hands back that grow with the rows are on shared memo
       expected_drop_at: null,
     });
   }
-  const state = feedIndexPartsState(await buildFeedIndexPartsInWorker(chunks));
+  return chunks;
+}
+
+/** The typed arrays of the parts that grow with the rows (1,000 rows: a bitmap's 125 bytes and up), by path. */
+function perRowArrays(parts: FeedIndexParts): Array<{ path: string; view: ArrayBufferView }> {
   const arrays: Array<{ path: string; view: ArrayBufferView }> = [];
   const walk = (value: unknown, path: string) => {
     if (ArrayBuffer.isView(value)) arrays.push({ path, view: value });
@@ -207,15 +217,27 @@ test('the parts the worker hands back that grow with the rows are on shared memo
       for (const [key, item] of Object.entries(value)) walk(item, `${path}.${key}`);
     }
   };
-  walk(state, 'parts');
-  const perRow = arrays.filter(({ view }) => view.byteLength >= 1_000 / 8);
+  walk(feedIndexPartsState(parts), 'parts');
+  return arrays.filter(({ view }) => view.byteLength >= 1_000 / 8);
+}
+
+test('the parts the worker hands back that grow with the rows are on shared memory (no transfer for the API thread to absorb)', async () => {
+  const parts = await buildFeedIndexPartsInWorker(thousandRows());
+  const perRow = perRowArrays(parts);
   // Columns, grouping, bitmaps and slices, label grams, each sort's order and rank.
   assert.ok(perRow.length > 40, `${perRow.length} arrays`);
   const unshared = perRow.filter(({ view }) => !(view.buffer instanceof SharedArrayBuffer)).map(({ path }) => path);
   assert.deepEqual(unshared, []);
   assert.deepEqual(
-    transferablesOf(state).filter((buffer) => buffer.byteLength >= 1_000 / 8),
+    transferablesOf(feedIndexPartsState(parts)).filter((buffer) => buffer.byteLength >= 1_000 / 8),
     [],
     'nothing of that size is transferred',
   );
+});
+
+test('parts built on the main thread are ordinary arrays, which V8 counts when it decides to collect', () => {
+  const perRow = perRowArrays(buildFeedIndexParts(thousandRows().state()));
+  assert.ok(perRow.length > 40, `${perRow.length} arrays`);
+  const shared = perRow.filter(({ view }) => view.buffer instanceof SharedArrayBuffer).map(({ path }) => path);
+  assert.deepEqual(shared, []);
 });
