@@ -14,6 +14,7 @@
  * request rate, half of what ours managed flat out, and reports CPU per request at that equal
  * load: the per-call cost without the wake-up penalty, as a server below saturation sees it.
  */
+import { type HaltPolling, withHaltPolling } from './halt-polling.ts';
 import { type ServerProcess, type ServerProcessOptions, startServerProcess } from './server-process.ts';
 import { type LoadResult, type RotatingHeader, runWrk } from './wrk.ts';
 
@@ -54,6 +55,8 @@ export interface Comparison {
   rounds: number;
   /** Both sides paced to the same rate (absent when BENCH_PACED=0). */
   equalLoad?: EqualLoadComparison;
+  /** The guest halt polling both sides ran with (see halt-polling.ts). */
+  haltPolling: HaltPolling;
 }
 
 export interface EqualLoadComparison {
@@ -137,12 +140,18 @@ function sideFigures(measurements: Measurement[]): SideFigures {
 
 /**
  * Measures candidate and baseline in alternating rounds (candidate first, after a one-second
- * warm-up of each) and returns the median ratios and each side's median figures.
+ * warm-up of each) and returns the median ratios and each side's median figures, with guest halt
+ * polling at the kernel's default for the run (halt-polling.ts).
  */
-export async function compareServers(
+export function compareServers(baseline: Target, candidate: Target, options: CompareOptions = {}): Promise<Comparison> {
+  return withHaltPolling((haltPolling) => compareInTurn(baseline, candidate, options, haltPolling));
+}
+
+async function compareInTurn(
   baseline: Target,
   candidate: Target,
-  options: CompareOptions = {},
+  options: CompareOptions,
+  haltPolling: HaltPolling,
 ): Promise<Comparison> {
   const rounds = options.rounds ?? benchRounds(5);
   const seconds = Number(process.env.BENCH_SECONDS ?? options.seconds ?? 3);
@@ -168,6 +177,7 @@ export async function compareServers(
       process.env.BENCH_PACED === '0'
         ? undefined
         : await compareAtEqualLoad(baseline, candidate, candidateFigures.requestsPerSecond / 2, seconds),
+    haltPolling,
   };
 }
 
@@ -228,6 +238,8 @@ export function reportComparison(options: {
     [`${label}_cpu_us_per_req`]: comparison.candidate.cpuUsPerRequest,
     [`${base}_cpu_us_per_req`]: comparison.baseline.cpuUsPerRequest,
     rounds: comparison.rounds,
+    halt_poll_ns: comparison.haltPolling.inEffect,
+    machine_halt_poll_ns: comparison.haltPolling.machine,
   };
   report({ name: options.name, ratio: comparison.ratio, target: options.target, details });
   report({
