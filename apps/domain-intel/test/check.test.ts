@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { databaseTargets } from '@repo/server-kit/testing';
+import { databaseTargets, redisTarget } from '@repo/server-kit/testing';
 import { startUpstreamSim, type UpstreamSim } from '@repo/upstream-sim';
+import { PLANS } from '../src/accounts/plans.ts';
 import { bearer, createTestApp, type TestApp } from './helpers.ts';
 import { simRdapEnv } from './rdap-helpers.ts';
 
@@ -172,3 +173,86 @@ for (const target of databaseTargets()) {
     });
   });
 }
+
+const redis = redisTarget();
+const [sqlite] = databaseTargets();
+describe('GET /v1/check with the cache and quota in Redis', { skip: redis.skip }, () => {
+  let sim: UpstreamSim;
+  let t: TestApp;
+  let key: string;
+  /** What happened, in order: the check's cache read begun, the quota's decision made. */
+  let events: string[];
+  before(async () => {
+    sim = await startUpstreamSim();
+    sim.world.register('taken.com');
+    t = await createTestApp({ target: sqlite!, redis: true, env: simRdapEnv(sim) });
+    key = await t.keyFor('starter');
+    // Watched, not replaced: the real check and the real quota (Redis) still do the work.
+    const { availability, quota } = t.app.ctx;
+    const begin = availability.begin.bind(availability);
+    availability.begin = (inputs) => {
+      events.push(`begin ${inputs.join(',')}`);
+      return begin(inputs);
+    };
+    const consume = quota.consume.bind(quota);
+    quota.consume = async (caller) => {
+      const status = await consume(caller);
+      events.push(status.allowed ? 'quota allowed' : 'quota refused');
+      return status;
+    };
+  });
+  after(async () => {
+    await t.close();
+    await sim.close();
+  });
+
+  const check = async (query: string) => {
+    events = [];
+    return t.app.inject({ url: `/v1/check?${query}`, headers: bearer(key) });
+  };
+
+  it('reads the cached verdicts while the quota unit is taken, not after it', async () => {
+    const first = await check('domains=taken.com,nobody-here.com');
+    assert.deepEqual(
+      first.json().data.map((row: Row) => [row.domain, row.status, row.source]),
+      [
+        ['taken.com', 'registered', 'rdap'],
+        ['nobody-here.com', 'available', 'rdap'],
+      ],
+    );
+    assert.deepEqual(events, ['begin taken.com,nobody-here.com', 'quota allowed']);
+
+    const again = await check('domain=Taken.COM');
+    assert.equal(again.statusCode, 200, again.body);
+    assert.deepEqual(
+      again.json().data.map((row: Row) => [row.domain, row.status, row.source]),
+      [['taken.com', 'registered', 'cache']],
+    );
+    assert.deepEqual(events, ['begin taken.com', 'quota allowed']);
+  });
+
+  it('a query it cannot check is refused as before, after its quota unit, and begins nothing', async () => {
+    const conflicting = await check('domain=a.com&domains=b.com');
+    assert.equal(conflicting.statusCode, 400);
+    assert.equal(conflicting.json().error.code, 'conflicting_parameters');
+    const repeated = await check('domain=a.com&domain=b.com');
+    assert.equal(repeated.statusCode, 400);
+    assert.deepEqual(events, ['quota allowed']);
+  });
+
+  it('a call over its quota answers 429 with nothing it read', async () => {
+    const poor = await t.keyFor('free');
+    const responses = await Promise.all(
+      Array.from({ length: PLANS.free.dailyCallLimit ?? 0 }, () =>
+        t.app.inject({ url: '/v1/check?domain=taken.com', headers: bearer(poor) }),
+      ),
+    );
+    assert.deepEqual(new Set(responses.map((response) => response.statusCode)), new Set([200]));
+    events = [];
+    const over = await t.app.inject({ url: '/v1/check?domain=taken.com', headers: bearer(poor) });
+    assert.equal(over.statusCode, 429);
+    assert.equal(over.json().error.code, 'quota_exceeded');
+    assert.equal(over.json().data, undefined);
+    assert.deepEqual(events, ['begin taken.com', 'quota refused']);
+  });
+});

@@ -7,6 +7,13 @@ import type { ReservedNames } from './reserved-names.ts';
 import type { ZonePresence } from './zone-presence.ts';
 
 type CachedVerdict = Omit<Availability, 'domain' | 'source'>;
+type ParsedDomain = ReturnType<typeof parseDomain>;
+
+/** A check whose inputs are parsed and whose cache read is under way (AvailabilityService.begin). */
+export interface StartedCheck {
+  /** Decides what the cache did not know and gives one result per input, in order. */
+  finish(options?: { deadline?: number }): Promise<Availability[]>;
+}
 
 export interface AvailabilitySettings {
   deadlineMs: number;
@@ -41,15 +48,39 @@ export class AvailabilityService {
    * One result per input, in order. Lookups run in parallel (the RDAP engine bounds each
    * server); whatever has not answered by `deadline` (wall-clock epoch ms) is `unknown`.
    */
-  async check(inputs: readonly string[], options: { deadline?: number } = {}): Promise<Availability[]> {
-    const deadline = options.deadline ?? Date.now() + this.#settings.deadlineMs;
+  check(inputs: readonly string[], options: { deadline?: number } = {}): Promise<Availability[]> {
+    return this.begin(inputs).finish(options);
+  }
+
+  /**
+   * The first half of `check`: the inputs parsed and their cached verdicts asked for, so that the
+   * cache's round trip (Redis) runs while the caller waits for something else, such as the call's
+   * quota. Nothing is decided or counted until `finish`; a check never finished costs one cache read.
+   */
+  begin(inputs: readonly string[]): StartedCheck {
     const parsed = inputs.map((input) => parseDomain(input));
     const toLookUp = new Map<string, NormalizedDomain>();
     for (const result of parsed) {
       if (result.ok && !this.#deps.reserved.has(result.domain)) toLookUp.set(result.domain.name, result.domain);
     }
-    const decided = await this.#decide([...toLookUp.values()], deadline);
+    const domains = [...toLookUp.values()];
+    // The cache never fails (a store that cannot answer is a miss), so a check never finished leaves no rejection.
+    const cached = this.#deps.cache.getMany(domains.map((domain) => domain.name));
+    return {
+      finish: (options = {}) => {
+        const deadline = options.deadline ?? Date.now() + this.#settings.deadlineMs;
+        return this.#finish(parsed, domains, cached, deadline);
+      },
+    };
+  }
 
+  async #finish(
+    parsed: readonly ParsedDomain[],
+    domains: NormalizedDomain[],
+    cached: Promise<(CachedVerdict | undefined)[]>,
+    deadline: number,
+  ): Promise<Availability[]> {
+    const decided = await this.#decide(domains, await cached, deadline);
     return parsed.map((result): Availability => {
       if (!result.ok) {
         return {
@@ -70,9 +101,12 @@ export class AvailabilityService {
     });
   }
 
-  async #decide(domains: NormalizedDomain[], deadline: number): Promise<Map<string, Availability>> {
+  async #decide(
+    domains: NormalizedDomain[],
+    cached: (CachedVerdict | undefined)[],
+    deadline: number,
+  ): Promise<Map<string, Availability>> {
     const results = new Map<string, Availability>();
-    const cached = await this.#deps.cache.getMany(domains.map((domain) => domain.name));
     const misses: NormalizedDomain[] = [];
     domains.forEach((domain, index) => {
       const hit = cached[index];

@@ -88,6 +88,7 @@ export const authentication = fp(
       done: (error?: Error) => void,
     ) => {
       request.caller = caller;
+      request.routeOptions.config.prefetch?.(request);
       if (free) {
         quota.status(caller).then((status) => {
           reply.headers(rateLimitHeaders(status));

@@ -3,6 +3,7 @@ import { Availability, Envelope } from '@repo/contracts/domain-intel';
 import { Counter } from 'prom-client';
 import { planRequired } from '../../accounts/plan-required.ts';
 import type { Plan } from '../../accounts/plans.ts';
+import type { StartedCheck } from '../../availability/availability-service.ts';
 import { normalizeDomain, parseDomain } from '../../domain/normalize.ts';
 import { appError } from '../../error-catalogue.ts';
 import { ok } from '../../http/envelope.ts';
@@ -68,7 +69,33 @@ function assertPlanAllows(plan: Plan, count: number): void {
   }
 }
 
+/** The names a check asks for, in order; throws the call's 400 (or 403 `plan_required`) when they cannot be checked. */
+function namesOf(query: { domain?: string | undefined; domains?: string | undefined }, plan: Plan): string[] {
+  const { domain, domains } = query;
+  if (domain !== undefined && domains !== undefined) {
+    throw appError('conflicting_parameters', 'Give either domain or domains, not both.');
+  }
+  if (domain !== undefined) return [normalizeDomain(domain).name];
+  if (domains === undefined) {
+    throw appError('missing_domain', 'Give the name to check in domain, or a comma-separated list in domains.');
+  }
+  const names = splitDomainList(domains);
+  assertPlanAllows(plan, names.length);
+  return names;
+}
+
+const isTextOrAbsent = (value: unknown): value is string | undefined =>
+  value === undefined || typeof value === 'string';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The check this call's query asks for, begun while its quota was taken (see the route's `prefetch`). */
+    startedCheck: StartedCheck | undefined;
+  }
+}
+
 const checkRoute: FastifyPluginAsyncTypebox = async (app) => {
+  app.decorateRequest('startedCheck', undefined);
   // How often answers are unknown, and why, is what tells an operator a registry is in trouble.
   // Counted in plain numbers and handed to prom-client when /metrics is read: its labelled `inc`
   // validates and hashes the labels on every call, a measurable share of a cached check.
@@ -92,6 +119,19 @@ const checkRoute: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/check',
     {
+      config: {
+        // The cached verdicts are asked for (a Redis round trip) while the call's quota unit is taken.
+        prefetch(request) {
+          const { domain, domains } = request.query as Record<string, unknown>;
+          // Only a query the schema accepts; any other is answered by validation or by the handler.
+          if (!isTextOrAbsent(domain) || !isTextOrAbsent(domains)) return;
+          try {
+            request.startedCheck = app.ctx.availability.begin(namesOf({ domain, domains }, request.caller!.plan));
+          } catch {
+            // A refused query: the handler throws it again, once the call is admitted and counted.
+          }
+        },
+      },
       schema: {
         summary: 'Live availability of one or several domains',
         description:
@@ -108,21 +148,8 @@ const checkRoute: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { domain, domains } = request.query;
-      if (domain !== undefined && domains !== undefined) {
-        throw appError('conflicting_parameters', 'Give either domain or domains, not both.');
-      }
-      if (domain === undefined && domains === undefined) {
-        throw appError('missing_domain', 'Give the name to check in domain, or a comma-separated list in domains.');
-      }
-      let names: string[];
-      if (domain !== undefined) {
-        names = [normalizeDomain(domain).name];
-      } else {
-        names = splitDomainList(domains!);
-        assertPlanAllows(request.caller!.plan, names.length);
-      }
-      const results = await app.ctx.availability.check(names);
+      const started = request.startedCheck ?? app.ctx.availability.begin(namesOf(request.query, request.caller!.plan));
+      const results = await started.finish();
       for (const row of results) countAnswer(row.status, row.source, row.reason ?? '');
       return ok(request, results, { count: results.length });
     },
