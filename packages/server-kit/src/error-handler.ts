@@ -135,7 +135,8 @@ export function installErrorHandling(
   // onSend sees every response, even those failing before routing; callback style, because an
   // async hook would cost a promise on every response.
   app.addHook('onSend', (request, reply, payload, done) => {
-    reply.header('X-Request-Id', request.id);
+    // Lowercase, as Fastify keeps header names: one given so is not lowercased into a new string per response.
+    reply.header('x-request-id', request.id);
     done(null, payload);
   });
 }

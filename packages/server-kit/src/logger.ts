@@ -136,7 +136,8 @@ type PinoInternals = Record<symbol, unknown>;
  */
 function completedLineWriter(
   logger: FastifyBaseLogger,
-): ((request: FastifyRequest, reply: FastifyReply, idLabel: string) => void) | undefined {
+  idLabel: string,
+): ((request: FastifyRequest, reply: FastifyReply) => void) | undefined {
   const internals = logger as unknown as PinoInternals;
   const { symbols } = pino;
   const stream = internals[symbols.streamSym] as { write(line: string): unknown } & PinoInternals;
@@ -152,10 +153,12 @@ function completedLineWriter(
   const level = (internals[symbols.lsCacheSym] as Record<number, string>)[(logger as Logger).levels.values.info!];
   const time = internals[symbols.timeSym] as () => string;
   const bindings = internals[symbols.chindingsSym] as string;
-  return (request, reply, idLabel) => {
+  const idKey = `,${JSON.stringify(idLabel)}:`;
+  return (request, reply) => {
     stream.write(
-      `${level}${time()}${bindings},${JSON.stringify(idLabel)}:${JSON.stringify(request.id)}` +
-        `,"req":{"method":${JSON.stringify(request.method)},"url":${JSON.stringify(redactUrl(request.url))}` +
+      // The method is an HTTP token (letters, `-`; Node's parser refuses any other), so it needs no escaping.
+      `${level}${time()}${bindings}${idKey}${JSON.stringify(request.id)},"req":{"method":"${request.method}"` +
+        `,"url":${JSON.stringify(redactUrl(request.url))}` +
         `${stringField('host', request.hostname)}${stringField('ip', request.ip)}}` +
         `,"res":{"statusCode":${reply.statusCode}},"responseTime":${reply.elapsedTime},"msg":"request completed"}\n`,
     );
@@ -173,7 +176,7 @@ function completedLineWriter(
  * error) goes through pino with the full redaction.
  */
 export class OneLinePerRequest extends LogController {
-  #writeLine: ((request: FastifyRequest, reply: FastifyReply, idLabel: string) => void) | undefined;
+  #writeLine: ((request: FastifyRequest, reply: FastifyReply) => void) | undefined;
 
   override incomingRequest(): void {}
 
@@ -186,13 +189,15 @@ export class OneLinePerRequest extends LogController {
     // The request's own logger decides (a route may log at another level; without a logger,
     // Fastify's stand-in has no levels at all); the server's logger writes.
     if (!(request.log as Partial<Logger>).isLevelEnabled?.('info')) return;
-    this.#writeLine ??= completedLineWriter(request.server.log) ?? this.#throughPino(request.server.log);
-    this.#writeLine(request, reply, this.requestIdLogLabel);
+    this.#writeLine ??=
+      completedLineWriter(request.server.log, this.requestIdLogLabel) ?? this.#throughPino(request.server.log);
+    this.#writeLine(request, reply);
   }
 
-  #throughPino(logger: FastifyBaseLogger): (request: FastifyRequest, reply: FastifyReply, idLabel: string) => void {
+  #throughPino(logger: FastifyBaseLogger): (request: FastifyRequest, reply: FastifyReply) => void {
     const accessLog = logger.child({}, { redact: [], level: 'info' });
-    return (request, reply, idLabel) => {
+    const idLabel = this.requestIdLogLabel;
+    return (request, reply) => {
       accessLog.info(
         { [idLabel]: request.id, req: request, res: reply, responseTime: reply.elapsedTime },
         'request completed',

@@ -5,13 +5,15 @@ import fp from 'fastify-plugin';
  * Security headers of the JSON routes (the API, health, OpenAPI): fixed strings set once per
  * request, enough for JSON (never sniffed, never framed, never stored by shared caches). The
  * HTML pages get helmet's full policy in their own scope instead, so the API does not pay for
- * helmet on every call. Register it in each JSON scope: it applies to the scope it is in.
+ * helmet on every call. Register it in each JSON scope: it applies to the scope it is in. Named in
+ * lowercase, as Fastify stores and sends them: it lowercases every name it is given on every call, and
+ * one already in lowercase comes back as it is instead of as a new string.
  */
 const API_HEADERS = {
-  'X-Content-Type-Options': 'nosniff',
-  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
-  'Cache-Control': 'no-store',
-  'Referrer-Policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'cache-control': 'no-store',
+  'referrer-policy': 'no-referrer',
 };
 
 export const apiHeaders = fp(

@@ -89,9 +89,10 @@ export class QuotaService {
 
 /** X-RateLimit-Reset is the reset time in Unix seconds, as GitHub and others send it. */
 export function rateLimitHeaders(status: QuotaStatus): Record<string, string> {
+  // Lowercase, as Fastify keeps them (see http/api-headers.ts); sent on every keyed call.
   return {
-    'X-RateLimit-Limit': status.limit === null ? 'unlimited' : String(status.limit),
-    'X-RateLimit-Remaining': status.remaining === null ? 'unlimited' : String(status.remaining),
-    'X-RateLimit-Reset': String(Math.floor(status.resetsAt / 1000)),
+    'x-ratelimit-limit': status.limit === null ? 'unlimited' : String(status.limit),
+    'x-ratelimit-remaining': status.remaining === null ? 'unlimited' : String(status.remaining),
+    'x-ratelimit-reset': String(Math.floor(status.resetsAt / 1000)),
   };
 }
