@@ -12,6 +12,7 @@
  * Ports: DOMAIN_INTEL_PORT (3000), PLATFORM_PORT (3100), SAMPLE_APP_PORT (3200), SIM_PORT (3900).
  */
 import path from 'node:path';
+import { ConfigError, loadConfig } from '@repo/server-kit';
 import { startUpstreamSim } from '@repo/upstream-sim';
 import { runDemoPipeline } from 'domain-intel/demo/demo-pipeline.ts';
 import { DEMO_DAYS, openDemoWorld } from 'domain-intel/demo/demo-world.ts';
@@ -23,16 +24,41 @@ import { startSampleApp } from 'sample-app/src/start.ts';
 import { seedDemo } from 'social-platform/demo/seed.ts';
 import { buildApp as buildPlatform } from 'social-platform/src/app.ts';
 import { loadPlatformConfig } from 'social-platform/src/config.ts';
+import { z } from 'zod';
 
-// Quiet by default: warnings and errors only, so the demo key stays on screen; LOG_LEVEL=info shows every request.
-const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' };
-const port = (name: string, fallback: number) => Number(env[name] ?? fallback);
-const host = env.HOST ?? '127.0.0.1';
-const dataDir = path.resolve(env.DATA_DIR ?? './data');
+// A bad setting, ours or a service's, is told by name, without a stack trace.
+process.on('uncaughtException', (error) => {
+  if (!(error instanceof ConfigError)) throw error;
+  process.stderr.write(`npm start: ${error.message}\n`);
+  process.exit(1);
+});
+
+/** An empty variable counts as unset, as DATABASE_URL and REDIS_URL do in the services. */
+const emptyIsUnset = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === '' ? undefined : value), schema);
+const portSetting = (fallback: number) => emptyIsUnset(z.coerce.number().int().min(0).max(65535).default(fallback));
+
+/** npm start's own variables (the services check theirs), before anything starts or is written. */
+const settings = loadConfig(
+  z.object({
+    HOST: emptyIsUnset(z.string().default('127.0.0.1')),
+    // An empty DATA_DIR would have been the current directory.
+    DATA_DIR: emptyIsUnset(z.string().default('./data')),
+    // Quiet by default: warnings and errors only, so the demo key stays on screen; LOG_LEVEL=info shows every request.
+    LOG_LEVEL: emptyIsUnset(z.string().default('warn')),
+    DOMAIN_INTEL_PORT: portSetting(3000),
+    PLATFORM_PORT: portSetting(3100),
+    SAMPLE_APP_PORT: portSetting(3200),
+    SIM_PORT: portSetting(3900),
+  }),
+);
+const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: settings.LOG_LEVEL };
+const host = settings.HOST;
+const dataDir = path.resolve(settings.DATA_DIR);
 const urls = {
-  domainIntel: `http://${host}:${port('DOMAIN_INTEL_PORT', 3000)}`,
-  platform: `http://${host}:${port('PLATFORM_PORT', 3100)}`,
-  sampleApp: `http://${host}:${port('SAMPLE_APP_PORT', 3200)}/`,
+  domainIntel: `http://${host}:${settings.DOMAIN_INTEL_PORT}`,
+  platform: `http://${host}:${settings.PLATFORM_PORT}`,
+  sampleApp: `http://${host}:${settings.SAMPLE_APP_PORT}/`,
 };
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -40,7 +66,7 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 // The simulated world began DEMO_DAYS before the first start; after the first start's replay, and on
 // every later start, the simulated present is today.
 const { world, churn, needsReplay, markReplayed } = await openDemoWorld(dataDir);
-const sim = await startUpstreamSim({ world, host, port: port('SIM_PORT', 3900) });
+const sim = await startUpstreamSim({ world, host, port: settings.SIM_PORT });
 
 // While the demo pipeline replays past days the service's clock follows the simulated world;
 // afterwards it is the real clock.
@@ -50,7 +76,7 @@ const clock = { now: () => (replaying ? world.now() : Date.now()) };
 const domainIntelConfig = loadDomainIntelConfig({
   ...env,
   DATA_DIR: dataDir,
-  PORT: String(port('DOMAIN_INTEL_PORT', 3000)),
+  PORT: String(settings.DOMAIN_INTEL_PORT),
   HOST: host,
   PUBLIC_URL: urls.domainIntel,
   ...simulatorEnv(sim),
@@ -76,21 +102,21 @@ const demoEmail = 'demo@domain-intel.example';
 const demoKey = (await ctx.accounts.findSummary(demoEmail))
   ? await ctx.accounts.createKey(demoEmail, `npm start ${new Date().toISOString()}`)
   : (await ctx.accounts.signUp({ email: demoEmail, plan: 'enterprise' })).key;
-await domainIntel.listen({ host, port: port('DOMAIN_INTEL_PORT', 3000) });
+await domainIntel.listen({ host, port: settings.DOMAIN_INTEL_PORT });
 
 const platformConfig = loadPlatformConfig({
   ...env,
   DATA_DIR: dataDir,
-  PORT: String(port('PLATFORM_PORT', 3100)),
+  PORT: String(settings.PLATFORM_PORT),
   HOST: host,
   PUBLIC_URL: urls.platform,
   SAMPLE_APP_URL: urls.sampleApp,
 });
 const platform = await buildPlatform(platformConfig);
 const demo = await seedDemo(platform.platform);
-await platform.listen({ host, port: port('PLATFORM_PORT', 3100) });
+await platform.listen({ host, port: settings.PLATFORM_PORT });
 
-const sampleApp = await startSampleApp({ host, port: port('SAMPLE_APP_PORT', 3200), platformUrl: urls.platform, env });
+const sampleApp = await startSampleApp({ host, port: settings.SAMPLE_APP_PORT, platformUrl: urls.platform, env });
 
 // Sign-up confirmations and dashboard sign-in links go by mail; without SMTP_URL the demo writes them as files.
 const mailGoes =
