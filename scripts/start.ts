@@ -26,10 +26,9 @@ import { buildApp as buildPlatform } from 'social-platform/src/app.ts';
 import { loadPlatformConfig } from 'social-platform/src/config.ts';
 import { z } from 'zod';
 
-// A bad setting, ours or a service's, is told by name, without a stack trace.
+// A bad setting, ours or a service's, is told by name, without a stack trace; anything else as Node would tell it.
 process.on('uncaughtException', (error) => {
-  if (!(error instanceof ConfigError)) throw error;
-  process.stderr.write(`npm start: ${error.message}\n`);
+  process.stderr.write(error instanceof ConfigError ? `npm start: ${error.message}\n` : `${error.stack ?? error}\n`);
   process.exit(1);
 });
 
