@@ -12,7 +12,7 @@
  * Ports: DOMAIN_INTEL_PORT (3000), PLATFORM_PORT (3100), SAMPLE_APP_PORT (3200), SIM_PORT (3900).
  */
 import path from 'node:path';
-import { ConfigError, loadConfig } from '@repo/server-kit';
+import { ConfigError, emptyIsUnset, loadConfig, portNumber } from '@repo/server-kit';
 import { startUpstreamSim } from '@repo/upstream-sim';
 import { runDemoPipeline } from 'domain-intel/demo/demo-pipeline.ts';
 import { DEMO_DAYS, openDemoWorld } from 'domain-intel/demo/demo-world.ts';
@@ -32,12 +32,7 @@ process.on('uncaughtException', (error) => {
   process.exit(1);
 });
 
-/** An empty variable counts as unset, as DATABASE_URL and REDIS_URL do in the services. */
-const emptyIsUnset = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => (value === '' ? undefined : value), schema);
-const portSetting = (fallback: number) => emptyIsUnset(z.coerce.number().int().min(0).max(65535).default(fallback));
-
-/** npm start's own variables (the services check theirs), before anything starts or is written. */
+/** npm start's own variables (the services check theirs), before anything starts or is written; an empty one is unset. */
 const settings = loadConfig(
   z.object({
     HOST: emptyIsUnset(z.string().default('127.0.0.1')),
@@ -45,10 +40,10 @@ const settings = loadConfig(
     DATA_DIR: emptyIsUnset(z.string().default('./data')),
     // Quiet by default: warnings and errors only, so the demo key stays on screen; LOG_LEVEL=info shows every request.
     LOG_LEVEL: emptyIsUnset(z.string().default('warn')),
-    DOMAIN_INTEL_PORT: portSetting(3000),
-    PLATFORM_PORT: portSetting(3100),
-    SAMPLE_APP_PORT: portSetting(3200),
-    SIM_PORT: portSetting(3900),
+    DOMAIN_INTEL_PORT: portNumber(3000),
+    PLATFORM_PORT: portNumber(3100),
+    SAMPLE_APP_PORT: portNumber(3200),
+    SIM_PORT: portNumber(3900),
   }),
 );
 const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: settings.LOG_LEVEL };

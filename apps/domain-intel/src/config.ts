@@ -1,4 +1,4 @@
-import { baseEnvSchema, ConfigError, envFlag, loadConfig } from '@repo/server-kit/config';
+import { baseEnvSchema, ConfigError, envFlag, loadConfig, portNumber } from '@repo/server-kit/config';
 import { z } from 'zod';
 
 /** `com, NET,com` → `['com', 'net']` */
@@ -22,7 +22,7 @@ const optionalSecret = z
  * Defaults run the embedded mode: one process, SQLite under DATA_DIR, in-process jobs.
  */
 export const envSchema = baseEnvSchema.extend({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PORT: portNumber(3000),
   /** Public address of this API, used in links (docs, dashboard). */
   PUBLIC_URL: z.string().url().optional(),
   /**

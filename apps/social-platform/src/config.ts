@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { baseEnvSchema, envFlag, loadConfig } from '@repo/server-kit';
+import { baseEnvSchema, envFlag, loadConfig, portNumber } from '@repo/server-kit';
 import { z } from 'zod';
 
 const MB = 1024 * 1024;
@@ -16,7 +16,7 @@ const baseUrl = z
  * Defaults run the embedded mode: one process, SQLite and media files under DATA_DIR.
  */
 export const envSchema = baseEnvSchema.extend({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3100),
+  PORT: portNumber(3100),
   /** Public address of the platform; every URL in API outputs is built from it. */
   PUBLIC_URL: baseUrl.default('http://127.0.0.1:3100'),
   /** Canvas URL of the sample third-party app that `demo seed` installs. */

@@ -6,6 +6,14 @@ export const envFlag = z
   .optional()
   .transform((value) => value !== undefined && ['1', 'true', 'yes', 'on'].includes(value.toLowerCase()));
 
+/** An empty variable counts as unset: `PORT=` in a shell or a compose file means the default, not 0. */
+export const emptyIsUnset = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === '' ? undefined : value), schema);
+
+/** A TCP port to listen on (0: any free one); empty is `fallback`. */
+export const portNumber = (fallback: number) =>
+  emptyIsUnset(z.coerce.number().int().min(0).max(65535).default(fallback));
+
 /**
  * Variables every service understands. Each service extends this schema with its own,
  * so one `loadConfig` call validates the whole environment once, at start-up.
@@ -16,7 +24,7 @@ export const baseEnvSchema = z.object({
   /** Address to listen on (0.0.0.0 to accept connections from other hosts). */
   HOST: z.string().min(1).default('127.0.0.1'),
   /** Port to listen on (each service has its own default). */
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PORT: portNumber(3000),
   /** Where the SQLite file, zone snapshots and media live in the embedded mode. */
   DATA_DIR: z.string().min(1).default('./data'),
   /** PostgreSQL instead of SQLite (postgres://user@host:5432/db); each service keeps its own schema. */

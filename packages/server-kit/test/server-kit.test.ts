@@ -138,6 +138,12 @@ describe('loadConfig', () => {
     );
   });
 
+  it('takes an empty PORT as unset (the default), not as port 0, and refuses one out of range', () => {
+    assert.equal(loadConfig(schema, { LIMIT: '1', PORT: '' }).PORT, 3000);
+    assert.equal(loadConfig(schema, { LIMIT: '1', PORT: '0' }).PORT, 0);
+    assert.throws(() => loadConfig(schema, { LIMIT: '1', PORT: '65536' }), /PORT: /);
+  });
+
   it('reads TRUST_PROXY as a flag, a hop count or a list', () => {
     assert.equal(loadConfig(schema, { LIMIT: '1', TRUST_PROXY: '1' }).TRUST_PROXY, true);
     assert.equal(loadConfig(schema, { LIMIT: '1', TRUST_PROXY: '2' }).TRUST_PROXY, 2);
