@@ -77,7 +77,7 @@ async function measure(dialect: Dialect): Promise<void> {
         label: 'ping',
         hello,
         candidate: { server: cached, path: '/v1/bench/ping', headers: cached.info.headers },
-        compare: { rounds: benchRounds(3), connections: 10 },
+        compare: { rounds: benchRounds(3), connections: 10, postgres: dialect === 'postgres' },
         details: { rows: ROWS },
       });
     }
@@ -94,7 +94,7 @@ async function measure(dialect: Dialect): Promise<void> {
         label: 'feed',
         hello,
         candidate: { server, path, headers },
-        compare: { rounds: benchRounds(3), connections: 10 },
+        compare: { rounds: benchRounds(3), connections: 10, postgres: dialect === 'postgres' },
         details: { rows: ROWS, matches: body.meta.total, page_rows: body.data.length },
       });
     }

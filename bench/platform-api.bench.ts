@@ -23,6 +23,7 @@ async function measure(target: ReturnType<typeof databaseTargets>[number]): Prom
       target: TARGETS[target.name],
       label: 'api',
       candidate: { server: platform, path: `/api.php?token=${platform.info.token}&method=user.getUser` },
+      compare: { postgres: target.name === 'postgres' },
     });
   } finally {
     await platform.close();

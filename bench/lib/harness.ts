@@ -15,6 +15,7 @@
  * load: the per-call cost without the wake-up penalty, as a server below saturation sees it.
  */
 import { type HaltPolling, withHaltPolling } from './halt-polling.ts';
+import { postgresCpuUs } from './postgres-cpu.ts';
 import { type ServerProcess, type ServerProcessOptions, startServerProcess } from './server-process.ts';
 import { type LoadResult, type RotatingHeader, runWrk } from './wrk.ts';
 
@@ -43,6 +44,8 @@ export interface SideFigures {
   p95Ms: number;
   /** Server CPU time (user + system) per completed request, in microseconds. */
   cpuUsPerRequest: number;
+  /** The local PostgreSQL's CPU time over the rounds per request, in microseconds (when asked for and found). */
+  postgresCpuUsPerRequest?: number;
 }
 
 export interface Comparison {
@@ -75,21 +78,36 @@ export interface CompareOptions {
   seconds?: number;
   /** wrk connections (default 16). */
   connections?: number;
+  /**
+   * Also read the local PostgreSQL's CPU counters around each round (postgres-cpu.ts): the
+   * database's share of a call, which runs on the same cores and which the server's own counters
+   * leave out. On the baseline's side it is PostgreSQL's own background work during its rounds.
+   */
+  postgres?: boolean;
 }
 
 interface Measurement {
   load: LoadResult;
   cpuUsPerRequest: number;
+  postgresCpuUsPerRequest?: number;
+}
+
+/** How one round is run. */
+interface RoundOptions {
+  seconds: number;
+  connections: number;
+  /** Each connection waits this long between its requests (paced rounds). */
+  delayMs?: number;
+  postgres?: boolean;
 }
 
 /** Puts load on one target for `seconds` and reads the server's CPU counters around it. */
 async function measureTarget(
   target: Target,
-  seconds: number,
-  connections: number,
-  delayMs?: number,
+  { seconds, connections, delayMs, postgres }: RoundOptions,
 ): Promise<Measurement> {
   const before = await target.server.cpu();
+  const postgresBefore = postgres ? postgresCpuUs() : null;
   const load = await runWrk({
     url: target.server.url + target.path,
     headers: target.headers,
@@ -100,6 +118,7 @@ async function measureTarget(
     seconds,
     delayMs,
   });
+  const postgresAfter = postgresBefore === null ? null : postgresCpuUs();
   const after = await target.server.cpu();
   if (load.errorStatuses > 0 || load.socketErrors > 0) {
     throw new Error(
@@ -108,7 +127,13 @@ async function measureTarget(
   }
   if (load.requests === 0) throw new Error(`${target.path} completed no request in ${seconds} s`);
   const cpuUs = after.userUs - before.userUs + (after.systemUs - before.systemUs);
-  return { load, cpuUsPerRequest: cpuUs / load.requests };
+  return {
+    load,
+    cpuUsPerRequest: cpuUs / load.requests,
+    ...(postgresBefore !== null && postgresAfter !== null
+      ? { postgresCpuUsPerRequest: (postgresAfter - postgresBefore) / load.requests }
+      : {}),
+  };
 }
 
 /** One request before any load, so a wrong URL or a refused key fails with its own answer. */
@@ -130,11 +155,15 @@ const median = (values: number[]) => {
 };
 
 function sideFigures(measurements: Measurement[]): SideFigures {
+  const postgres = measurements.flatMap((m) =>
+    m.postgresCpuUsPerRequest === undefined ? [] : [m.postgresCpuUsPerRequest],
+  );
   return {
     requestsPerSecond: median(measurements.map((m) => m.load.requestsPerSecond)),
     p50Ms: median(measurements.map((m) => m.load.p50Ms)),
     p95Ms: median(measurements.map((m) => m.load.p95Ms)),
     cpuUsPerRequest: median(measurements.map((m) => m.cpuUsPerRequest)),
+    ...(postgres.length === measurements.length ? { postgresCpuUsPerRequest: median(postgres) } : {}),
   };
 }
 
@@ -155,16 +184,16 @@ async function compareInTurn(
 ): Promise<Comparison> {
   const rounds = options.rounds ?? benchRounds(5);
   const seconds = Number(process.env.BENCH_SECONDS ?? options.seconds ?? 3);
-  const connections = options.connections ?? 16;
+  const round: RoundOptions = { seconds, connections: options.connections ?? 16, postgres: options.postgres };
   await preflight(candidate);
   await preflight(baseline);
-  await measureTarget(candidate, 1, connections);
-  await measureTarget(baseline, 1, connections);
+  await measureTarget(candidate, { ...round, seconds: 1 });
+  await measureTarget(baseline, { ...round, seconds: 1 });
   const ours: Measurement[] = [];
   const theirs: Measurement[] = [];
-  for (let round = 0; round < rounds; round++) {
-    ours.push(await measureTarget(candidate, seconds, connections));
-    theirs.push(await measureTarget(baseline, seconds, connections));
+  for (let i = 0; i < rounds; i++) {
+    ours.push(await measureTarget(candidate, round));
+    theirs.push(await measureTarget(baseline, round));
   }
   const candidateFigures = sideFigures(ours);
   return {
@@ -176,7 +205,7 @@ async function compareInTurn(
     equalLoad:
       process.env.BENCH_PACED === '0'
         ? undefined
-        : await compareAtEqualLoad(baseline, candidate, candidateFigures.requestsPerSecond / 2, seconds),
+        : await compareAtEqualLoad(baseline, candidate, candidateFigures.requestsPerSecond / 2, round),
     haltPolling,
   };
 }
@@ -189,15 +218,16 @@ async function compareAtEqualLoad(
   baseline: Target,
   candidate: Target,
   targetRps: number,
-  seconds: number,
+  flatOut: RoundOptions,
 ): Promise<EqualLoadComparison> {
   const rounds = benchRounds(3);
   const connections = Math.max(1, Math.round((targetRps * PACED_DELAY_MS) / 1000));
+  const round: RoundOptions = { ...flatOut, connections, delayMs: PACED_DELAY_MS };
   const ours: Measurement[] = [];
   const theirs: Measurement[] = [];
-  for (let round = 0; round < rounds; round++) {
-    ours.push(await measureTarget(candidate, seconds, connections, PACED_DELAY_MS));
-    theirs.push(await measureTarget(baseline, seconds, connections, PACED_DELAY_MS));
+  for (let i = 0; i < rounds; i++) {
+    ours.push(await measureTarget(candidate, round));
+    theirs.push(await measureTarget(baseline, round));
   }
   return {
     targetRps,
@@ -215,13 +245,14 @@ export function startHelloWorld(options: ServerProcessOptions = {}): Promise<Ser
 
 /**
  * Prints a comparison as two figures: `name` (throughput ratio) and `name-cpu` (hello-world's
- * CPU per request ÷ ours), both against `target`, with each side's rps, p95 and CPU/request;
+ * CPU per request ÷ ours), both against `target` (none: shown, judged against nothing), with each
+ * side's rps, p50, p95 and CPU/request;
  * and, when measured, `name-cpu-equal-load` (the same CPU ratio with both sides paced to one
  * rate). `label` prefixes the candidate's figures (`api_rps`, `feed_cpu_us_per_req`, …).
  */
 export function reportComparison(options: {
   name: string;
-  target: string;
+  target: string | undefined;
   label: string;
   comparison: Comparison;
   baselineLabel?: string;
@@ -233,10 +264,13 @@ export function reportComparison(options: {
     ...options.details,
     [`${label}_rps`]: comparison.candidate.requestsPerSecond,
     [`${base}_rps`]: comparison.baseline.requestsPerSecond,
+    [`${label}_p50_ms`]: comparison.candidate.p50Ms,
+    [`${base}_p50_ms`]: comparison.baseline.p50Ms,
     [`${label}_p95_ms`]: comparison.candidate.p95Ms,
     [`${base}_p95_ms`]: comparison.baseline.p95Ms,
     [`${label}_cpu_us_per_req`]: comparison.candidate.cpuUsPerRequest,
     [`${base}_cpu_us_per_req`]: comparison.baseline.cpuUsPerRequest,
+    ...postgresDetails(comparison, label, base),
     rounds: comparison.rounds,
     halt_poll_ns: comparison.haltPolling.inEffect,
     machine_halt_poll_ns: comparison.haltPolling.machine,
@@ -250,6 +284,7 @@ export function reportComparison(options: {
       [`${label}_cpu_us_per_req`]: comparison.candidate.cpuUsPerRequest,
       [`${base}_cpu_us_per_req`]: comparison.baseline.cpuUsPerRequest,
       extra_cpu_us_per_req: comparison.candidate.cpuUsPerRequest - comparison.baseline.cpuUsPerRequest,
+      ...postgresDetails(comparison, label, base),
     },
   });
   const paced = comparison.equalLoad;
@@ -266,9 +301,23 @@ export function reportComparison(options: {
       [`${label}_cpu_us_per_req`]: paced.candidate.cpuUsPerRequest,
       [`${base}_cpu_us_per_req`]: paced.baseline.cpuUsPerRequest,
       extra_cpu_us_per_req: paced.candidate.cpuUsPerRequest - paced.baseline.cpuUsPerRequest,
+      ...postgresDetails(paced, label, base),
       rounds: paced.rounds,
     },
   });
+}
+
+/** Each side's PostgreSQL CPU per request, when it was read (CompareOptions.postgres). */
+function postgresDetails(
+  { candidate, baseline }: { candidate: SideFigures; baseline: SideFigures },
+  label: string,
+  base: string,
+): Record<string, number> {
+  if (candidate.postgresCpuUsPerRequest === undefined || baseline.postgresCpuUsPerRequest === undefined) return {};
+  return {
+    [`${label}_postgres_cpu_us_per_req`]: candidate.postgresCpuUsPerRequest,
+    [`${base}_postgres_cpu_us_per_req`]: baseline.postgresCpuUsPerRequest,
+  };
 }
 
 /**
@@ -277,7 +326,7 @@ export function reportComparison(options: {
  */
 export async function reportAgainstHelloWorld(options: {
   name: string;
-  target: string;
+  target: string | undefined;
   label: string;
   candidate: Target;
   hello?: ServerProcess<null>;
