@@ -6,14 +6,20 @@
  *
  * Two traffic shapes: one key for every request (`api-overhead-<store>`: a turn's calls are one
  * account's), and 16 accounts' keys taken in turn request by request (`…-many-keys`: a turn holds
- * calls of many accounts, as real traffic does; each account is its own quota counter).
+ * calls of many accounts, as real traffic does; each account is its own quota counter). And one
+ * caller alone (`…-one-connection`, judged against nothing): as a lightly loaded server sees each
+ * call, its own turn and its own quota commit, with p50 and p95 latency (what a stall inside a
+ * commit, such as a checkpoint of the SQLite file, shows in).
  */
 import { startDomainIntel } from './lib/domain-intel.ts';
 import { reportAgainstHelloWorld } from './lib/harness.ts';
 
 const MANY_ACCOUNTS = 16;
 
-async function measureMode(mode: 'sqlite' | 'redis', manyKeys: boolean) {
+type Shape = 'one-key' | 'many-keys' | 'one-connection';
+
+async function measureMode(mode: 'sqlite' | 'redis', shape: Shape) {
+  const manyKeys = shape === 'many-keys';
   const api = await startDomainIntel({
     redis: mode === 'redis',
     keyedPing: true,
@@ -21,8 +27,8 @@ async function measureMode(mode: 'sqlite' | 'redis', manyKeys: boolean) {
   });
   try {
     await reportAgainstHelloWorld({
-      name: `api-overhead-${mode}${manyKeys ? '-many-keys' : ''}`,
-      target: '>= 0.5',
+      name: `api-overhead-${mode}${shape === 'one-key' ? '' : `-${shape}`}`,
+      target: shape === 'one-connection' ? undefined : '>= 0.5',
       label: 'api',
       candidate: manyKeys
         ? {
@@ -32,6 +38,7 @@ async function measureMode(mode: 'sqlite' | 'redis', manyKeys: boolean) {
           }
         : { server: api, path: '/v1/bench/ping', headers: api.info.headers },
       details: manyKeys ? { accounts: MANY_ACCOUNTS } : undefined,
+      compare: shape === 'one-connection' ? { connections: 1 } : undefined,
     });
   } finally {
     await api.close();
@@ -39,9 +46,9 @@ async function measureMode(mode: 'sqlite' | 'redis', manyKeys: boolean) {
 }
 
 const only = process.env.BENCH_API_OVERHEAD_SHAPE;
-for (const manyKeys of [false, true]) {
-  if (only && only !== (manyKeys ? 'many-keys' : 'one-key')) continue;
-  await measureMode('sqlite', manyKeys);
-  if (process.env.REDIS_URL) await measureMode('redis', manyKeys);
+for (const shape of ['one-key', 'many-keys', 'one-connection'] as const) {
+  if (only && only !== shape) continue;
+  await measureMode('sqlite', shape);
+  if (process.env.REDIS_URL) await measureMode('redis', shape);
   else console.log('REDIS_URL is not set: the Redis quota variant is skipped.');
 }

@@ -1,7 +1,14 @@
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { createFastify, healthRoutes, installErrorHandling, metricsAccess, metricsPlugin } from '@repo/server-kit';
+import {
+  checkpointOnceListening,
+  createFastify,
+  healthRoutes,
+  installErrorHandling,
+  metricsAccess,
+  metricsPlugin,
+} from '@repo/server-kit';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { stripeHostedOrigins, stripeSettings } from './billing/stripe-client.ts';
 import { billingWebhookRoute } from './billing/webhook-route.ts';
@@ -62,6 +69,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('ctx', ctx);
   app.decorateRequest('caller', undefined);
   if (!options.context) app.addHook('onClose', async () => ctx.close());
+  checkpointOnceListening(app, ctx.database);
 
   installErrorHandling(app, (error, request) => renderError(error, request.id));
   for (const schema of errorSchemas) app.addSchema(schema);

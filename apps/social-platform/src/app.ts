@@ -1,5 +1,12 @@
 import swagger from '@fastify/swagger';
-import { createFastify, healthRoutes, installErrorHandling, metricsAccess, metricsPlugin } from '@repo/server-kit';
+import {
+  checkpointOnceListening,
+  createFastify,
+  healthRoutes,
+  installErrorHandling,
+  metricsAccess,
+  metricsPlugin,
+} from '@repo/server-kit';
 import type { FastifyInstance } from 'fastify';
 import { renderApiError } from './api/envelope.ts';
 import { API_RECORD_SCHEMAS } from './api/openapi.ts';
@@ -42,6 +49,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const ctx = options.context ?? (await createContext(config, { log: app.log, ...options }));
   app.decorate('platform', ctx);
   if (!options.context) app.addHook('onClose', async () => ctx.close());
+  checkpointOnceListening(app, ctx.database);
 
   // The web pages answer unknown addresses: an HTML page for people, the envelope for API paths.
   installErrorHandling(app, (error) => renderApiError(error), { notFound: false });

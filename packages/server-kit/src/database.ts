@@ -6,6 +6,7 @@ import { LRUCache } from 'lru-cache';
 import pg from 'pg';
 import { OwnSchemaPostgresDialect } from './postgres-introspector.ts';
 import { preparingPool } from './postgres-prepared-statements.ts';
+import { type BackgroundCheckpoints, startBackgroundCheckpoints } from './sqlite-checkpoints.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -16,6 +17,13 @@ export interface Database<DB> {
   location: string;
   /** The Postgres schema every unqualified table name resolves to. */
   postgresSchema: string | undefined;
+  /**
+   * A serving process's SQLite file is checkpointed by a thread of its own from now on, not by the
+   * commits of the event loop (sqlite-checkpoints.ts says why); the servers call it when they start
+   * listening. Nothing on PostgreSQL or an in-memory database; a second call changes nothing.
+   * `onError` hears it if the thread stops (the connection then checkpoints itself again).
+   */
+  checkpointInBackground(onError: (error: unknown) => void): void;
   close(): Promise<void>;
 }
 
@@ -58,12 +66,21 @@ function createSqlite<DB>(options: DatabaseOptions): Database<DB> {
   // Several processes (API, worker, CLI) may share the file: wait for locks instead of failing.
   connection.pragma('busy_timeout = 5000');
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
+  let checkpoints: BackgroundCheckpoints | undefined;
   return {
     db,
     dialect: 'sqlite',
     location: file,
     postgresSchema: undefined,
-    close: () => db.destroy(),
+    checkpointInBackground(onError) {
+      if (inMemory || checkpoints) return;
+      checkpoints = startBackgroundCheckpoints(connection, file, onError);
+    },
+    async close() {
+      // The thread's connection first: the last connection to close checkpoints the WAL and removes it.
+      await checkpoints?.close();
+      await db.destroy();
+    },
   };
 }
 
@@ -105,6 +122,7 @@ function createPostgres<DB>(url: string, options: DatabaseOptions): Database<DB>
     dialect: 'postgres',
     location: safeUrl.toString() + (options.postgresSchema ? ` (schema ${options.postgresSchema})` : ''),
     postgresSchema: options.postgresSchema,
+    checkpointInBackground() {},
     close: () => db.destroy(),
   };
 }

@@ -16,6 +16,7 @@ export * from './redis.ts';
 export * from './request-id.ts';
 export * from './secrets.ts';
 export * from './server.ts';
+export { checkpointOnceListening } from './sqlite-checkpoints.ts';
 export * from './table-writes-plugin.ts';
 export * from './temp-files.ts';
 export * from './turn-batcher.ts';
