@@ -15,22 +15,25 @@ export function postgresCpuUs(): number | null {
   } catch {
     return null;
   }
-  let ticks = 0;
-  let found = false;
+  const processes = new Map<string, StatFields>();
   for (const pid of pids) {
     const fields = statFields(pid);
-    if (fields?.command !== 'postgres') continue;
-    found = true;
+    if (fields?.command === 'postgres') processes.set(pid, fields);
+  }
+  if (processes.size === 0) return null;
+  let ticks = 0;
+  for (const fields of processes.values()) {
     ticks += fields.userTicks + fields.systemTicks;
-    if (fields.parentCommand !== 'postgres') ticks += fields.childrenUserTicks + fields.childrenSystemTicks;
+    // The postmaster, the one postgres process whose parent is not one: its reaped children's time too.
+    if (!processes.has(fields.parent)) ticks += fields.childrenUserTicks + fields.childrenSystemTicks;
   }
   // Linux reports these counters in USER_HZ, 100 per second on every architecture Node runs on.
-  return found ? ticks * 10_000 : null;
+  return ticks * 10_000;
 }
 
 interface StatFields {
   command: string;
-  parentCommand: string | undefined;
+  parent: string;
   userTicks: number;
   systemTicks: number;
   childrenUserTicks: number;
@@ -39,29 +42,22 @@ interface StatFields {
 
 /** Fields of /proc/<pid>/stat (proc(5)); null when the process ended meanwhile. */
 function statFields(pid: string): StatFields | null {
-  const line = readStat(pid);
-  if (!line) return null;
+  let line: string;
+  try {
+    line = readFileSync(`/proc/${pid}/stat`, 'latin1');
+  } catch {
+    return null;
+  }
   // The command sits in parentheses and may itself hold spaces or parentheses: split after the last ')'.
   const close = line.lastIndexOf(')');
-  const command = line.slice(line.indexOf('(') + 1, close);
   const rest = line.slice(close + 2).split(' ');
   // rest[0] is field 3 (state): field n is rest[n - 3].
-  const parent = rest[1]!;
-  const parentLine = command === 'postgres' ? readStat(parent) : null;
   return {
-    command,
-    parentCommand: parentLine ? parentLine.slice(parentLine.indexOf('(') + 1, parentLine.lastIndexOf(')')) : undefined,
+    command: line.slice(line.indexOf('(') + 1, close),
+    parent: rest[1]!,
     userTicks: Number(rest[11]),
     systemTicks: Number(rest[12]),
     childrenUserTicks: Number(rest[13]),
     childrenSystemTicks: Number(rest[14]),
   };
-}
-
-function readStat(pid: string): string | null {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'latin1');
-  } catch {
-    return null;
-  }
 }
