@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -24,6 +24,15 @@ function rowsInDatabaseFile(file: string, dir: string): number {
   }
 }
 
+/** The nice value of each thread of this process (Linux: /proc/self/task/<tid>/stat, field 19). */
+function threadNiceValues(): number[] {
+  return readdirSync('/proc/self/task').map((tid) => {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    // After the parenthesised command name, state is the first field and nice the 17th.
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  });
+}
+
 describe('SQLite checkpoints in the background', () => {
   const temp = tempDir('sqlite-checkpoints');
   after(() => temp.remove());
@@ -45,6 +54,25 @@ describe('SQLite checkpoints in the background', () => {
 
     await database.close();
     assert.equal(existsSync(`${database.location}-wal`), false, "the thread's connection closed first");
+  });
+
+  it('runs the checkpoints at the lowest priority on Linux, and the serving thread at its own', {
+    skip: process.platform === 'linux' ? false : 'nice values are per thread only on Linux',
+  }, async () => {
+    const database = createDatabase<{ notes: { id: number } }>({ dataDir: temp.dir, sqliteFile: 'nice.sqlite' });
+    const ownNice = threadNiceValues()[0];
+    const before = threadNiceValues().filter((nice) => nice === 19).length;
+    database.checkpointInBackground((error) => assert.fail(String(error)));
+    try {
+      const deadline = Date.now() + 10_000;
+      while (threadNiceValues().filter((nice) => nice === 19).length === before && Date.now() < deadline) {
+        await sleep(20);
+      }
+      assert.equal(threadNiceValues().filter((nice) => nice === 19).length, before + 1, 'one thread at nice 19');
+      assert.equal(threadNiceValues()[0], ownNice, 'the main thread keeps its priority');
+    } finally {
+      await database.close();
+    }
   });
 
   it('reports a thread that cannot checkpoint once, and the connection checkpoints itself again', async () => {
