@@ -10,6 +10,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+/**
+ * Machines of the same kind differ in their processors, and a ratio moves with them (hello-world
+ * cost 11–13 µs per request on one, 16–30 µs on another): each row names the one it ran on.
+ */
+const CPU_MODEL = cpus()[0]?.model.trim() || 'unknown CPU';
 const filters = process.argv.slice(2);
 const files = readdirSync(here)
   .filter((file) => file.endsWith('.bench.ts'))
@@ -25,7 +30,7 @@ for (const file of files) {
   const lines = await runBench(path.join(here, file));
   if (lines === null) failures++;
   else {
-    const measuredAt = `${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC, load ${loadAtStart.toFixed(1)}–${loadavg()[0]!.toFixed(1)}`;
+    const measuredAt = `${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC, load ${loadAtStart.toFixed(1)}–${loadavg()[0]!.toFixed(1)}, ${CPU_MODEL}`;
     results.push(...lines.map((line) => ({ line, measuredAt })));
   }
 }
@@ -41,7 +46,7 @@ for (const { line, measuredAt } of results) {
 }
 writeFileSync(
   resultsFile,
-  `# Latest benchmark figures\n\nOn ${process.platform} ${process.arch}, ${cpus().length} cores, Node ${process.version}. Each row carries when it was measured and the 1-minute load average at the start and end of its run (a load above the core count means other work shared the machine). \`npm run bench\` refreshes every row; \`npm run bench -- <name>\` refreshes that benchmark's rows only.\n\n` +
+  `# Latest benchmark figures\n\nOn ${process.platform} ${process.arch}, ${cpus().length} cores, Node ${process.version}. Each row carries when it was measured, the 1-minute load average at the start and end of its run (a load above the core count means other work shared the machine) and the processor's model name (rows older than 24 Nov 2026 20:00 UTC do not name it). \`npm run bench\` refreshes every row; \`npm run bench -- <name>\` refreshes that benchmark's rows only.\n\n` +
     "Throughput figures: the server under test and a bare Fastify hello-world each in its own process, `wrk` in a third, alternating rounds, medians; `-cpu` figures are hello-world's CPU per request ÷ ours, from each server process's own CPU counters; `-cpu-equal-load` rows (target none, INFO) repeat that with both servers paced to the same rate, half of ours flat out, to show how much of a gap is the kernel's cost of waking the load generator, which a slower server pays more often.\n\n" +
     `| benchmark | figures | measured |\n|---|---|---|\n${[...rows.keys()]
       .sort()
