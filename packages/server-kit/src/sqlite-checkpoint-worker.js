@@ -7,7 +7,7 @@ import SQLite from 'better-sqlite3';
 const { file, intervalMs } = workerData;
 // The lowest priority: a checkpoint is work for idle time. At the serving thread's priority it took a
 // core from the event loop and the load's other threads whenever it ran, which one caller saw as its p95
-// (measured: 0.30–0.44 ms at the same priority, 0.12–0.20 ms at nice 19, 0.08–0.10 ms with no
+// (measured: 0.30–0.44 ms at the same priority, 0.12–0.21 ms at nice 19, 0.08–0.10 ms with no
 // checkpoints at all). If it falls behind, the serving connection's backstop checkpoints (sqlite-checkpoints.ts).
 // Only on Linux, where a nice value belongs to a thread; elsewhere it would lower the whole process.
 if (process.platform === 'linux') setPriority(19);
