@@ -24,14 +24,20 @@ function rowsInDatabaseFile(file: string, dir: string): number {
   }
 }
 
-/** The nice value of each thread of this process (Linux: /proc/self/task/<tid>/stat, field 19). */
-function threadNiceValues(): number[] {
-  return readdirSync('/proc/self/task').map((tid) => {
-    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-    // After the parenthesised command name, state is the first field and nice the 17th.
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-  });
+/** The nice value of a thread of this process (Linux: field 19 of /proc/self/task/<tid>/stat); NaN once it has ended. */
+function niceOf(tid: string | number): number {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+  } catch {
+    return Number.NaN;
+  }
+  // After the parenthesised command name (which may hold spaces) the state is the first field, nice the 17th.
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
 }
+
+/** How many threads of this process run at nice 19. */
+const threadsAtNice19 = () => readdirSync('/proc/self/task').filter((tid) => niceOf(tid) === 19).length;
 
 describe('SQLite checkpoints in the background', () => {
   const temp = tempDir('sqlite-checkpoints');
@@ -60,16 +66,16 @@ describe('SQLite checkpoints in the background', () => {
     skip: process.platform === 'linux' ? false : 'nice values are per thread only on Linux',
   }, async () => {
     const database = createDatabase<{ notes: { id: number } }>({ dataDir: temp.dir, sqliteFile: 'nice.sqlite' });
-    const ownNice = threadNiceValues()[0];
-    const before = threadNiceValues().filter((nice) => nice === 19).length;
-    database.checkpointInBackground((error) => assert.fail(String(error)));
+    const mainThreadNice = niceOf(process.pid);
+    const before = threadsAtNice19();
+    const errors: unknown[] = [];
+    database.checkpointInBackground((error) => errors.push(error));
     try {
       const deadline = Date.now() + 10_000;
-      while (threadNiceValues().filter((nice) => nice === 19).length === before && Date.now() < deadline) {
-        await sleep(20);
-      }
-      assert.equal(threadNiceValues().filter((nice) => nice === 19).length, before + 1, 'one thread at nice 19');
-      assert.equal(threadNiceValues()[0], ownNice, 'the main thread keeps its priority');
+      while (threadsAtNice19() === before && Date.now() < deadline) await sleep(20);
+      assert.equal(threadsAtNice19(), before + 1, 'one more thread at nice 19');
+      assert.equal(niceOf(process.pid), mainThreadNice, 'the main thread keeps its priority');
+      assert.deepEqual(errors, []);
     } finally {
       await database.close();
     }
