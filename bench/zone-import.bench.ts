@@ -94,7 +94,10 @@ async function timed(command: string, args: string[], env: NodeJS.ProcessEnv = p
 
 async function importWithCli(root: string, zone: string, date: string): Promise<Timed & { names: number }> {
   const dataDir = path.join(root, `data-${date}`);
-  const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
+  // The embedded default, as the issue measures it: without this, a DATABASE_URL in the benchmark's own
+  // environment sent the CLI's records to that server, into the default schema of its shared database, and left them there.
+  const { DATABASE_URL: _database, POSTGRES_SCHEMA: _schema, REDIS_URL: _redis, ...inherited } = process.env;
+  const env = { ...inherited, DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production' };
   const figures = await timed(
     process.execPath,
     [CLI, 'zones', 'import', '--tld', 'com', '--file', zone, '--date', date, '--json'],
