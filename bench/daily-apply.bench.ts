@@ -18,6 +18,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { PROC_TICKS_PER_SECOND, readProcStat } from '@repo/server-kit/testing';
 import { loadDomainIntelConfig } from 'domain-intel/src/config.ts';
 import { createContext } from 'domain-intel/src/context.ts';
 import type { ZoneChange } from 'domain-intel/src/lifecycle/zone-evidence.ts';
@@ -267,13 +268,9 @@ class ServerCpuMeter {
       [this.applicationName],
     );
     for (const { pid } of rows) {
-      try {
-        // Fields after the parenthesised command name: state is field 3, utime 14 and stime 15 (in 1/100 s).
-        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-        this.#cpu.set(pid, (Number(fields[11]) + Number(fields[12])) * 10);
-      } catch {
-        // Exited since the query, or not on this host: its last reading stands.
-      }
+      const stat = readProcStat(`/proc/${pid}/stat`);
+      // Null when it exited since the query, or is not on this host: its last reading stands.
+      if (stat) this.#cpu.set(pid, ((stat.userTicks + stat.systemTicks) * 1000) / PROC_TICKS_PER_SECOND);
     }
   }
 

@@ -24,11 +24,11 @@
  */
 
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { type Dialect, ManualClock } from '@repo/server-kit';
+import { PROC_TICKS_PER_SECOND, readProcStat } from '@repo/server-kit/testing';
 import { loadDomainIntelConfig } from 'domain-intel/src/config.ts';
 import { createContext } from 'domain-intel/src/context.ts';
 import { FeedColumnChunks } from 'domain-intel/src/feed/feed-column-chunks.ts';
@@ -95,14 +95,8 @@ function pauseProbe(): { stop(): { longestPauseMs: number; loopDelayMaxMs: numbe
 
 /** CPU seconds the main thread (whose thread id is the process id) has used; NaN where /proc is missing. */
 function mainThreadCpuSeconds(): number {
-  try {
-    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
-    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th, in clock ticks (100 a second).
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
+  const stat = readProcStat(`/proc/self/task/${process.pid}/stat`);
+  return stat ? (stat.userTicks + stat.systemTicks) / PROC_TICKS_PER_SECOND : Number.NaN;
 }
 
 /** The generated labels are the benchmark's, not the API's: gone, and collected, before a measurement. */

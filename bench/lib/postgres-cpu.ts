@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
+import { PROC_TICKS_PER_SECOND, type ProcStat, readProcStat } from '@repo/server-kit/testing';
 
 /**
  * CPU time used so far by the local PostgreSQL server, in microseconds, read from /proc: every
@@ -15,9 +16,9 @@ export function postgresCpuUs(): number | null {
   } catch {
     return null;
   }
-  const processes = new Map<string, StatFields>();
+  const processes = new Map<string, ProcStat>();
   for (const pid of pids) {
-    const fields = statFields(pid);
+    const fields = readProcStat(`/proc/${pid}/stat`);
     if (fields?.command === 'postgres') processes.set(pid, fields);
   }
   if (processes.size === 0) return null;
@@ -27,37 +28,5 @@ export function postgresCpuUs(): number | null {
     // The postmaster, the one postgres process whose parent is not one: its reaped children's time too.
     if (!processes.has(fields.parent)) ticks += fields.childrenUserTicks + fields.childrenSystemTicks;
   }
-  // Linux reports these counters in USER_HZ, 100 per second on every architecture Node runs on.
-  return ticks * 10_000;
-}
-
-interface StatFields {
-  command: string;
-  parent: string;
-  userTicks: number;
-  systemTicks: number;
-  childrenUserTicks: number;
-  childrenSystemTicks: number;
-}
-
-/** Fields of /proc/<pid>/stat (proc(5)); null when the process ended meanwhile. */
-function statFields(pid: string): StatFields | null {
-  let line: string;
-  try {
-    line = readFileSync(`/proc/${pid}/stat`, 'latin1');
-  } catch {
-    return null;
-  }
-  // The command sits in parentheses and may itself hold spaces or parentheses: split after the last ')'.
-  const close = line.lastIndexOf(')');
-  const rest = line.slice(close + 2).split(' ');
-  // rest[0] is field 3 (state): field n is rest[n - 3].
-  return {
-    command: line.slice(line.indexOf('(') + 1, close),
-    parent: rest[1]!,
-    userTicks: Number(rest[11]),
-    systemTicks: Number(rest[12]),
-    childrenUserTicks: Number(rest[13]),
-    childrenSystemTicks: Number(rest[14]),
-  };
+  return (ticks * 1_000_000) / PROC_TICKS_PER_SECOND;
 }

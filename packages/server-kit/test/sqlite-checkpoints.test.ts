@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -8,7 +8,7 @@ import Fastify from 'fastify';
 import { sql } from 'kysely';
 import { createDatabase } from '../src/database.ts';
 import { checkpointOnceListening, startBackgroundCheckpoints } from '../src/sqlite-checkpoints.ts';
-import { tempDir } from '../src/testing/index.ts';
+import { readProcStat, tempDir } from '../src/testing/index.ts';
 
 /** Rows of `notes` in the database file alone, as if the WAL were gone: what checkpoints have copied there. */
 function rowsInDatabaseFile(file: string, dir: string): number {
@@ -24,17 +24,8 @@ function rowsInDatabaseFile(file: string, dir: string): number {
   }
 }
 
-/** The nice value of a thread of this process (Linux: field 19 of /proc/self/task/<tid>/stat); NaN once it has ended. */
-function niceOf(tid: string | number): number {
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-  } catch {
-    return Number.NaN;
-  }
-  // After the parenthesised command name (which may hold spaces) the state is the first field, nice the 17th.
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-}
+/** The nice value of a thread of this process; NaN once it has ended. */
+const niceOf = (tid: string | number) => readProcStat(`/proc/self/task/${tid}/stat`)?.nice ?? Number.NaN;
 
 /** How many threads of this process run at nice 19. */
 const threadsAtNice19 = () => readdirSync('/proc/self/task').filter((tid) => niceOf(tid) === 19).length;

@@ -1,3 +1,4 @@
 export * from './databases.ts';
 export * from './openapi-coverage.ts';
+export * from './proc-stat.ts';
 export * from './raw-exchange.ts';
