@@ -187,7 +187,9 @@ describe('account notices at shutdown', () => {
       await t.app.close();
       const outbox = path.join(t.config.DATA_DIR, 'outbox');
       const mails = existsSync(outbox)
-        ? readdirSync(outbox).map((file) => readFileSync(path.join(outbox, file), 'utf8'))
+        ? readdirSync(outbox)
+            .filter((file) => file.endsWith('.eml'))
+            .map((file) => readFileSync(path.join(outbox, file), 'utf8'))
         : [];
       assert.equal(
         mails.filter((mail) => mail.includes(email)).length,

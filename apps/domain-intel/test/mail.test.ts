@@ -93,7 +93,7 @@ describe('outbox mailer (embedded mode)', () => {
   });
   after(async () => rm(directory, { recursive: true, force: true }));
 
-  it('writes one complete .eml per mail and logs where', async () => {
+  it('writes one complete .eml per mail, its plain text beside it, and logs where', async () => {
     const lines: Array<{ fields: object; message: string }> = [];
     const log: MailLog = { info: (fields, message) => lines.push({ fields, message }) };
     const mailer = new OutboxMailer({
@@ -109,7 +109,7 @@ describe('outbox mailer (embedded mode)', () => {
       html: '<p>Confirm</p>',
       attachments: [{ filename: 'a.txt', content: Buffer.from('attached') }],
     });
-    const files = await readdir(path.join(directory, 'outbox'));
+    const files = (await readdir(path.join(directory, 'outbox'))).filter((file) => file.endsWith('.eml'));
     assert.equal(files.length, 1);
     assert.match(files[0] as string, /^2026-03-10T12-00-00-000Z-[0-9a-f-]+\.eml$/);
     assert.equal(sent.file, path.join(directory, 'outbox', files[0] as string));
@@ -121,6 +121,19 @@ describe('outbox mailer (embedded mode)', () => {
     assert.match(raw, /\r\n\r\n/, 'CRLF line ends, as RFC 5322 has them');
     assert.match(raw, /Confirm: https:\/\/example\.test\/confirm/);
     assert.match(raw, /filename=a\.txt/);
+    assert.equal(headerOf(raw, 'Date'), 'Tue, 10 Mar 2026 12:00:00 +0000', 'dated by the service clock');
+    const text = await readFile((sent.file as string).replace(/\.eml$/, '.txt'), 'utf8');
+    assert.equal(
+      text,
+      'From: ' +
+        FROM +
+        '\nTo: owner@example.com\nSubject: Confirm your address\nDate: Tue, 10 Mar 2026 12:00:00 GMT\n' +
+        'Attachment: a.txt\n\nConfirm: https://example.test/confirm\n',
+    );
+    assert.deepEqual((await readdir(path.join(directory, 'outbox'))).sort(), [
+      path.basename(sent.file as string),
+      path.basename(sent.file as string).replace(/\.eml$/, '.txt'),
+    ]);
     assert.equal(lines.length, 1);
     assert.deepEqual(lines[0]?.fields, {
       mail: { to: 'owner@example.com', subject: 'Confirm your address', file: sent.file, messageId: sent.messageId },

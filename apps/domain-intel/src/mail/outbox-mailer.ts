@@ -18,7 +18,9 @@ export interface OutboxMailerOptions {
 /**
  * The embedded mode's mail: each message is built as a complete RFC 5322 message by nodemailer
  * (the same MIME tree SMTP would carry) and written to `<directory>/<time>-<id>.eml`, which any
- * mail client opens; one log line names it. Files appear whole (written aside, then renamed).
+ * mail client opens; one log line names it. Beside it `<time>-<id>.txt` holds the plain text as
+ * the reader sees it: the `.eml`'s text part is quoted-printable, whose soft line breaks cut a
+ * link copied from `cat` in two. Files appear whole (written aside, then renamed).
  */
 export class OutboxMailer implements Mailer {
   readonly transport = 'outbox' as const;
@@ -29,13 +31,15 @@ export class OutboxMailer implements Mailer {
   }
 
   async send(message: MailMessage): Promise<SentMail> {
-    const info = await this.composer.sendMail(mailOptions(this.options.from, message));
-    const stamp = new Date(this.options.now()).toISOString().replace(/[:.]/g, '-');
-    const file = path.join(this.options.directory, `${stamp}-${randomUUID()}.eml`);
+    const date = new Date(this.options.now());
+    const info = await this.composer.sendMail({ ...mailOptions(this.options.from, message), date });
+    const stamp = date.toISOString().replace(/[:.]/g, '-');
+    const base = path.join(this.options.directory, `${stamp}-${randomUUID()}`);
+    const file = `${base}.eml`;
     await mkdir(this.options.directory, { recursive: true });
-    const partial = `${file}.partial`;
-    await writeFile(partial, info.message as Buffer, { mode: 0o600 });
-    await rename(partial, file);
+    // The text first: whoever waits for the .eml finds its readable twin already there.
+    await writeWhole(`${base}.txt`, plainText(this.options.from, message, date));
+    await writeWhole(file, info.message as Buffer);
     this.options.log.info(
       { mail: { to: message.to, subject: message.subject, file, messageId: info.messageId } },
       'mail written to the outbox (no SMTP_URL)',
@@ -44,4 +48,16 @@ export class OutboxMailer implements Mailer {
   }
 
   async close(): Promise<void> {}
+}
+
+/** The mail as a person reads it: the headers that matter, a blank line, then the text (no transfer encoding to undo). */
+export function plainText(from: string, message: MailMessage, date: Date): string {
+  const attachments = message.attachments?.map((attachment) => `Attachment: ${attachment.filename}\n`).join('') ?? '';
+  return `From: ${from}\nTo: ${message.to}\nSubject: ${message.subject}\nDate: ${date.toUTCString()}\n${attachments}\n${message.text}${message.text.endsWith('\n') ? '' : '\n'}`;
+}
+
+async function writeWhole(file: string, content: string | Buffer): Promise<void> {
+  const partial = `${file}.partial`;
+  await writeFile(partial, content, { mode: 0o600 });
+  await rename(partial, file);
 }
