@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import { hasControlCharacter } from '../http/control-characters.ts';
 
 /** A form's messages by field name; `_form` holds what concerns the form as a whole. */
 export type FieldErrors = Record<string, string>;
@@ -27,24 +26,4 @@ export function textFields<const K extends string>(body: unknown, names: readonl
     fields[name] = typeof value === 'string' ? value : '';
   }
   return fields;
-}
-
-const NEXT_BASE = 'http://platform.invalid';
-
-/**
- * A path on this site to return to after logging in, or `/`. The value is resolved the way
- * a browser would (which drops tabs and newlines and reads `\` as `/`), and only a result
- * on the same origin is kept, so `/\t/evil.example` or `/\\evil.example` cannot leave the site.
- */
-export function safeNextPath(value: unknown): string {
-  if (typeof value !== 'string' || !value.startsWith('/') || value.length > 500) return '/';
-  if (hasControlCharacter(value) || value.includes('\\')) return '/';
-  let url: URL;
-  try {
-    url = new URL(value, NEXT_BASE);
-  } catch {
-    return '/';
-  }
-  if (url.origin !== NEXT_BASE) return '/';
-  return `${url.pathname}${url.search}${url.hash}`;
 }

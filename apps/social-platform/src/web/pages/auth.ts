@@ -2,7 +2,8 @@ import { isAppError } from '@repo/server-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { newUserSchema } from '../../users/users-service.ts';
 import { setFlash } from '../flash.ts';
-import { type FieldErrors, fieldErrors, safeNextPath, textFields } from '../forms.ts';
+import { type FieldErrors, fieldErrors, textFields } from '../forms.ts';
+import { localRedirectPath } from '../local-redirect.ts';
 import { renderPage } from '../render.ts';
 import { clearSessionCookie, setSessionCookie } from '../viewer.ts';
 
@@ -63,14 +64,14 @@ export async function authPages(app: FastifyInstance): Promise<void> {
   });
 
   app.get('/login', async (request, reply) => {
-    const next = safeNextPath((request.query as { next?: unknown }).next);
+    const next = localRedirectPath((request.query as { next?: unknown }).next, app.web.publicOrigin);
     if (request.viewer) return reply.redirect(next, 303);
     return renderPage(request, reply, 'login.eta', { title: 'Log in', values: { login: '', next }, errors: {} });
   });
 
   app.post('/login', { preHandler: app.csrfProtection, config: ATTEMPT_LIMIT }, async (request, reply) => {
     const form = textFields(request.body, LOGIN_FIELDS);
-    const next = safeNextPath(form.next);
+    const next = localRedirectPath(form.next, app.web.publicOrigin);
     const values = { login: form.login, next };
     const errors: FieldErrors = {};
     if (form.login.trim() === '') errors.login = 'Enter your user name or e-mail.';

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { appError } from '../../error-catalogue.ts';
 import { type FlashKey, setFlash } from '../flash.ts';
-import { safeNextPath, textFields } from '../forms.ts';
+import { textFields } from '../forms.ts';
+import { localRedirectPath } from '../local-redirect.ts';
 import { notify } from '../notify.ts';
 import { peopleViews, relationshipOf } from '../people-view.ts';
 import { renderPage } from '../render.ts';
@@ -92,7 +93,8 @@ export async function peoplePages(app: FastifyInstance): Promise<void> {
       if (!other) throw appError('user_not_found', `There is no user @${request.params.userName}.`);
       const flash = await applyFriendAction(request.params.action, viewer.user, other);
       setFlash(reply, flash, app.web.cookies.secure);
-      return reply.redirect(safeNextPath(textFields(request.body, ['back']).back), 303);
+      const { back } = textFields(request.body, ['back']);
+      return reply.redirect(localRedirectPath(back, app.web.publicOrigin), 303);
     },
   );
 
