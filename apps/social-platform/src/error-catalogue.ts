@@ -117,8 +117,9 @@ export const errorCatalogue = defineErrorCatalogue({
   // Uploads
   payload_too_large: {
     status: 413,
-    meaning: 'The upload is larger than UPLOAD_MAX_BYTES.',
-    action: 'Upload a smaller file.',
+    meaning:
+      'The upload is larger than UPLOAD_MAX_BYTES, or a body is larger than api.php reads (a form of 64 KiB, JSON of 1 MiB).',
+    action: 'Upload a smaller file; send parameters in the query or a smaller form.',
   },
   image_too_large: {
     status: 413,
@@ -143,7 +144,7 @@ export const errorCatalogue = defineErrorCatalogue({
   },
   invalid_body: {
     status: 400,
-    meaning: 'The form or multipart body is malformed.',
+    meaning: 'The form, JSON or multipart body is malformed (or a JSON body is empty).',
     action: 'Send a well-formed multipart/form-data or form body.',
   },
   // Services behind the web pages and the command line
@@ -247,6 +248,7 @@ export const APPLICATION_API_CODES: readonly ErrorCode[] = [
   'invalid_image',
   'unexpected_file',
   'invalid_body',
+  'unsupported_media_type',
   'invalid_characters',
   'request_timeout',
   'request_too_large',
