@@ -79,7 +79,7 @@ export const errorCatalogue = defineErrorCatalogue({
   invalid_parameter: {
     status: 400,
     meaning:
-      'A parameter is malformed (page=0, user_id=abc …) or given more than once; output.error.parameter names it.',
+      'A parameter is malformed (page=-1, user_id=abc …) or given more than once; output.error.parameter names it.',
     action: 'Give the parameter once, in the form the reference shows.',
   },
   user_not_found: {

@@ -161,8 +161,18 @@ for (const target of databaseTargets()) {
         assert.deepEqual(past.body.output, []);
       });
 
-      it('refuses page=0, negative and non-numeric pages', async () => {
-        for (const page of ['0', '-1', 'two', '1e2']) {
+      it('answers page=0 as page 1, as phpFox SDK sends it for the first page', async () => {
+        const first = await call({ method: 'friend.getFriends', page: 1 });
+        for (const page of ['0', '00']) {
+          const zero = await call({ method: 'friend.getFriends', page });
+          assert.equal(zero.status, 200, page);
+          assert.deepEqual(zero.body, first.body, page);
+          assert.deepEqual(zero.body.api, { total: 11, pages: 2, current_page: 1 }, page);
+        }
+      });
+
+      it('refuses negative, decimal and non-numeric pages', async () => {
+        for (const page of ['-1', '-0', 'two', '1e2', '1.0', ' 1']) {
           const { status, body } = await call({ method: 'friend.getFriends', page });
           assert.equal(status, 400, page);
           assert.equal(body.output.error.code, 'invalid_parameter', page);

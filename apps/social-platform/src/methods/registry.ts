@@ -10,9 +10,16 @@ export interface MethodCall<P> {
   ctx: AppContext;
   caller: ApiCaller;
   params: P;
-  /** The requested page (1 when not given); list methods only. */
+  /** The requested page (1 when not given or 0); list methods only. */
   page: number;
 }
+
+/**
+ * The page a list call asked for: `page` absent or 0 is page 1. phpFox's SDK sends `page=0` by
+ * default for the first page, so 0 means the first page here too; negative and non-numeric
+ * pages are refused by the parameter's check (400 `invalid_parameter`).
+ */
+export const requestedPage = (page: number | undefined): number => (page === undefined || page === 0 ? 1 : page);
 
 interface MethodDefinition<S extends ParamSpecs> {
   name: string;
@@ -64,7 +71,10 @@ export function listMethod<S extends ParamSpecs, I extends TSchema>(
   return {
     ...rest,
     output: Type.Array(item),
-    params: { ...definition.params, page: integerParam(false, 'Page number, from 1 (10 items a page).') },
+    params: {
+      ...definition.params,
+      page: integerParam(false, 'Page number, from 1 (10 items a page); 0 is page 1, as phpFox sends it.', 0),
+    },
     kind: 'list',
     handler: definition.handler as ApiMethod['handler'],
   };

@@ -13,7 +13,7 @@ import type { PageResult } from '../db/paging.ts';
 import { appError } from '../error-catalogue.ts';
 import { createRateLimit } from '../http/rate-limit.ts';
 import { createMethodRegistry } from '../methods/index.ts';
-import { requirePermission } from '../methods/registry.ts';
+import { requestedPage, requirePermission } from '../methods/registry.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -116,7 +116,7 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
       throw appError('post_required', `${method.name} must be called with POST (multipart/form-data).`);
     }
     const params = parseParams(method.params, input.fields, input.files);
-    const page = (params.page as number | undefined) ?? 1;
+    const page = requestedPage(params.page as number | undefined);
     return after(method.handler({ ctx: app.platform, caller, params, page }), (output) => {
       if (method.kind === 'single') return envelope(SINGLE_VALUE, output);
       const list = output as PageResult<unknown>;
