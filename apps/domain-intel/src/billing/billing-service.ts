@@ -42,6 +42,12 @@ export interface WebhookOutcome {
 
 const ms = (seconds: number) => seconds * 1000;
 
+/** A Stripe customer a checkout named, already linked to another account of this service. */
+interface ForeignCustomer {
+  customerId: string;
+  linkedAccountId: string;
+}
+
 /**
  * Paid plans through Stripe: Checkout to buy, the Customer Portal to manage, and webhooks that
  * make each account follow its Stripe subscription. Every event is stored, then applied by
@@ -124,7 +130,14 @@ export class BillingService {
     });
     if (session.client_reference_id !== account.account_id) throw checkoutNotFound();
     if (session.status !== 'complete' || typeof session.subscription !== 'string') return 'pending';
-    await this.#rememberCustomer(account, session.customer);
+    const linkedElsewhere = await this.#rememberCustomer(account, session.customer);
+    if (linkedElsewhere) {
+      this.deps.log.warn(
+        { session: session.id, accountId: account.account_id, ...linkedElsewhere },
+        'checkout not finished: its Stripe customer belongs to another account',
+      );
+      throw checkoutNotFound();
+    }
     await this.#sync(session.subscription, account.account_id);
     return 'upgraded';
   }
@@ -176,7 +189,8 @@ export class BillingService {
           typeof session.subscription === 'string' ? session.subscription : (session.subscription?.id ?? null);
         if (hintAccountId) {
           const account = await this.deps.accounts.findSummaryById(hintAccountId);
-          if (account) await this.#rememberCustomer(account, session.customer);
+          const linkedElsewhere = account && (await this.#rememberCustomer(account, session.customer));
+          if (linkedElsewhere) return this.#refuseForeignCustomer(event, hintAccountId, linkedElsewhere);
         }
         break;
       }
@@ -266,10 +280,46 @@ export class BillingService {
     return customer.id;
   }
 
-  async #rememberCustomer(account: AccountSummary, customer: string | Stripe.Customer | Stripe.DeletedCustomer | null) {
+  /**
+   * Links the account to the Stripe customer of its checkout unless it has one. A customer
+   * already linked to another account is not linked (a customer belongs to one account): that
+   * account is returned instead, whether it was linked before or by a concurrent request.
+   */
+  async #rememberCustomer(
+    account: AccountSummary,
+    customer: string | Stripe.Customer | Stripe.DeletedCustomer | null,
+  ): Promise<ForeignCustomer | undefined> {
+    const { accounts } = this.deps;
     const customerId = typeof customer === 'string' ? customer : customer?.id;
-    if (customerId && !account.billing.customerId)
-      await this.deps.accounts.setStripeCustomer(account.account_id, customerId);
+    if (!customerId) return undefined;
+    const linkedElsewhere = async () => {
+      const owner = await accounts.findSummaryByStripeCustomer(customerId);
+      return owner && owner.account_id !== account.account_id
+        ? { customerId, linkedAccountId: owner.account_id }
+        : undefined;
+    };
+    const foreign = await linkedElsewhere();
+    if (foreign || account.billing.customerId) return foreign;
+    try {
+      await accounts.setStripeCustomer(account.account_id, customerId);
+    } catch (error) {
+      // The unique index refused it: another account took the customer since the check above.
+      const taken = await linkedElsewhere();
+      if (taken) return taken;
+      throw error;
+    }
+    return undefined;
+  }
+
+  /**
+   * A correctly signed checkout.session.completed naming another account's Stripe customer. It
+   * can never apply, so it is refused once: the reason goes to the log and to the event's stored
+   * outcome, and the answer is 2xx, or Stripe would deliver it again for days.
+   */
+  #refuseForeignCustomer(event: Stripe.Event, accountId: string, foreign: ForeignCustomer) {
+    const outcome = `refused: customer ${foreign.customerId} belongs to account ${foreign.linkedAccountId}, not ${accountId}`;
+    this.deps.log.warn({ event: event.id, type: event.type, accountId, ...foreign }, 'stripe event refused');
+    return { accountId, outcome };
   }
 
   /** Mails and notices of one event, after it was applied for the first time. */
