@@ -39,7 +39,11 @@ for (const file of files) {
 // benchmark and keeps the time and load average it was measured at, so figures can be refreshed
 // one benchmark at a time, in whatever quiet window the shared machine has.
 const resultsFile = path.join(here, 'RESULTS.md');
+/** Where the table ends: below it, the figures of earlier sessions (docs/benchmarks.md links them). */
+const HISTORY_HEADING = '\n## History of the figures\n';
 const rows = new Map(readRecordedRows(resultsFile));
+// The figures of earlier sessions, kept below the table under their own heading, are carried over as they are.
+const history = existsSync(resultsFile) ? historyOf(readFileSync(resultsFile, 'utf8')) : '';
 for (const { line, measuredAt } of results) {
   const [, name = '', rest = ''] = /^RESULT (\S+) (.*)$/.exec(line) ?? [];
   if (name) rows.set(name, `| ${name} | ${rest} | ${measuredAt} |`);
@@ -51,7 +55,7 @@ writeFileSync(
     `| benchmark | figures | measured |\n|---|---|---|\n${[...rows.keys()]
       .sort()
       .map((name) => rows.get(name))
-      .join('\n')}\n`,
+      .join('\n')}\n${history}`,
 );
 console.log(`\n${results.map(({ line }) => line).join('\n')}`);
 if (failures > 0) {
@@ -85,7 +89,7 @@ function runBench(file: string): Promise<string[] | null> {
 /** The rows of the recorded table by benchmark name; a row from before rows carried their time gets an empty one. */
 function readRecordedRows(file: string): [string, string][] {
   if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
+  return recordedTable(readFileSync(file, 'utf8'))
     .split('\n')
     .filter((line) => line.startsWith('| ') && !line.startsWith('| benchmark '))
     .map((line) => {
@@ -93,4 +97,16 @@ function readRecordedRows(file: string): [string, string][] {
       const name = cells[0]!.slice(2);
       return [name, cells.length >= 3 ? line : `${line} |`] as [string, string];
     });
+}
+
+/** The part of RESULTS.md this script writes: everything above the history. */
+function recordedTable(text: string): string {
+  const at = text.indexOf(HISTORY_HEADING);
+  return at === -1 ? text : text.slice(0, at);
+}
+
+/** The history below the table, with the blank line that separates it, or nothing. */
+function historyOf(text: string): string {
+  const at = text.indexOf(HISTORY_HEADING);
+  return at === -1 ? '' : `\n${text.slice(at + 1)}`;
 }

@@ -4,8 +4,8 @@ import { cassetteDomainAnswers, EXPECTED, type RdapAnswer, rdapAnswers, readReal
 import { readCassette } from './replay-server.ts';
 
 /**
- * The README's conformance table, rendered from the corpus itself so that it cannot drift from
- * it (conformance-table.test.ts compares it with the README). A new server folder under
+ * The conformance table of the RDAP design note (docs/design/rdap.md), rendered from the corpus
+ * itself so that it cannot drift from it (conformance-table.test.ts compares the two). A new server folder under
  * fixtures/real/rdap/ needs its name here.
  */
 const SERVER_NAMES: Record<string, string> = {
