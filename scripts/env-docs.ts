@@ -1,8 +1,8 @@
 /**
  * The configuration reference of every service, rendered from the config schemas themselves:
  * names and defaults from zod (what the code really does), meanings from the comment above
- * each variable. `npm run env-docs` prints the Markdown the README carries; a test checks
- * that the README names every variable.
+ * each variable. `npm run env-docs` prints the tables of docs/reference/configuration.md; a
+ * test (scripts/test/readme-env.test.ts) checks that the page names every variable.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -51,7 +51,7 @@ export async function domainIntelServer(options: DomainIntelServerOptions): Prom
   // The quota's counters live 34 days (the usage history): a prefix of this run's, deleted at close.
   const redisKeys = options.redis ? redisTarget().provision() : null;
   const config = loadDomainIntelConfig({
-    // As deployed (README, "Running at scale"): templates cached, production defaults.
+    // As deployed (docs/running-at-scale.md): templates cached, production defaults.
     NODE_ENV: 'production',
     JOBS_SCHEDULER: 'off',
     ...(temp ? { DATA_DIR: temp.dir } : {}),

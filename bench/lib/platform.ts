@@ -20,7 +20,7 @@ export interface PlatformInfo {
 /** Runs in the server process. */
 export async function platformServer(options: PlatformServerOptions): Promise<StartedServer<PlatformInfo>> {
   const config = loadPlatformConfig({
-    // As deployed (README, "Running at scale"): templates cached, production defaults.
+    // As deployed (docs/running-at-scale.md): templates cached, production defaults.
     NODE_ENV: 'production',
     DATA_DIR: options.dataDir,
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),

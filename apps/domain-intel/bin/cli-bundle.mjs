@@ -3,7 +3,7 @@
 // node_modules stay imports). Run from there, a command starts without tsx: no loader thread that
 // loads tsx and esbuild, no round trip to it per module, and the sort and feed-build worker threads
 // load a bundle of their own instead of registering tsx again (~0.7 s of a command's ~1 s of start-up
-// CPU, see the README's zone-import benchmark). bin/domain-intel.js runs the bundle only while it is
+// CPU, see the zone-import rows of docs/benchmarks.md). bin/domain-intel.js runs the bundle only while it is
 // current: every source it was built from still has the size and modification time it had then;
 // otherwise (no build, a source edited or checked out since) it runs the sources through tsx.
 //

@@ -1,7 +1,7 @@
 import { ConfigError } from './config.ts';
 import { startSampleApp } from './start.ts';
 
-/** `npm start -w sample-app`: runs the app from the environment (see README.md for the variables). */
+/** `npm start -w sample-app`: runs the app from the environment (its README.md lists the variables). */
 try {
   const running = await startSampleApp();
   const stop = async () => {

@@ -105,7 +105,7 @@ let stdoutDestination: TurnLogDestination | undefined;
  * that turn (TurnLogDestination), shared by every server of the process. pino's own default is
  * asynchronous, and each line then crossed to libuv's thread pool and back (a fs.write request):
  * ~7 µs of the process's CPU per line against ~1 µs for a write(2) per line (platform-api bench,
- * README). Nothing is held beyond the turn; see TurnLogDestination for what a hard kill loses.
+ * docs/design/platform.md). Nothing is held beyond the turn; see TurnLogDestination for what a hard kill loses.
  */
 function stdoutLogDestination(): DestinationStream {
   stdoutDestination ??= new TurnLogDestination(pino.destination({ dest: 1, sync: true }));

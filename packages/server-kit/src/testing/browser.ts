@@ -30,7 +30,7 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 /**
- * Screenshots for the README are written only when UPDATE_SCREENSHOTS=1, so an ordinary
+ * Screenshots for the docs are written only when UPDATE_SCREENSHOTS=1, so an ordinary
  * test run never rewrites tracked files.
  */
 export async function screenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
