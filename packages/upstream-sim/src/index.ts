@@ -6,5 +6,7 @@ export * from './moz/index.ts';
 export * from './rdap/index.ts';
 export * from './server.ts';
 export * from './stripe/index.ts';
+export * from './tld-routing.ts';
 export * from './wayback/index.ts';
+export * from './whois/index.ts';
 export * from './world.ts';

@@ -5,6 +5,7 @@ import { mozSimPlugin } from './moz/index.ts';
 import { RdapSimControl, rdapSimPlugin } from './rdap/index.ts';
 import { StripeSimControl, type StripeSimOptions, stripeSimPlugin } from './stripe/index.ts';
 import { waybackSimPlugin } from './wayback/index.ts';
+import { SimWhoisServers, WhoisSimControl } from './whois/index.ts';
 import { SimWorld } from './world.ts';
 
 export interface UpstreamSimOptions {
@@ -25,8 +26,10 @@ export interface UpstreamSim {
   url: string;
   world: SimWorld;
   app: FastifyInstance;
-  /** RDAP servers: fault switches, request counts, crafted `related` links. */
+  /** RDAP servers: fault switches, request counts, crafted `related` links, the servers IANA's file would lack. */
   rdap: RdapSimControl;
+  /** Port-43 WHOIS servers: their addresses per TLD, fault switches, query counts. */
+  whois: WhoisSimControl;
   /** CZDS: accepted account, served zones, download faults and counters. */
   czds: CzdsSimControl;
   /** Requests served by the Wayback CDX (`/wayback`), Moz (`/moz`) and Majestic (`/majestic`) simulators. */
@@ -64,16 +67,28 @@ export async function startUpstreamSim(options: UpstreamSimOptions = {}): Promis
   const app = await buildSimServer(world, options.stripe);
   const address = await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
   app.stripe.setBaseUrl(() => address);
+  const whois = new WhoisSimControl();
+  const whoisServers = new SimWhoisServers(world, whois.faults);
+  try {
+    await whoisServers.open(new URL(address).hostname);
+  } catch (error) {
+    await whoisServers.close();
+    await app.close();
+    throw error;
+  }
+  whois.attach(whoisServers);
   return {
     url: address,
     world,
     app,
     czds: app.czds,
     rdap: app.rdap,
+    whois,
     webStats: app.webStats,
     stripe: app.stripe,
     async close() {
       await app.stripe.webhooks.settled();
+      await whoisServers.close();
       await app.close();
     },
   };

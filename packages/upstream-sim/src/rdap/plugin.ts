@@ -5,7 +5,14 @@ import type { SimWorld } from '../world.ts';
 import { RdapFaultBoard, type RdapFaults } from './faults.ts';
 import { SimRdapHosts } from './hosts.ts';
 import { rdapError, registrarRecord, registryRecord } from './records.ts';
-import { bootstrapFile, isSimRdapServerId, isSimRegistryId, registryOf, type SimRdapServerId } from './registries.ts';
+import {
+  bootstrapFile,
+  extraServers,
+  isSimRdapServerId,
+  isSimRegistryId,
+  registryOf,
+  type SimRdapServerId,
+} from './registries.ts';
 
 const RDAP_JSON = 'application/rdap+json';
 
@@ -15,6 +22,7 @@ export class RdapSimControl {
   /** Per domain, a `related` link to publish instead of the registrar server's (SSRF tests). */
   readonly relatedOverrides = new Map<string, string>();
   readonly hungSockets = new Set<Socket>();
+  #extraServers: (() => Promise<Record<string, string[]>>) | undefined;
 
   setFaults(server: SimRdapServerId, faults: Partial<RdapFaults>): RdapFaults {
     return this.faults.set(server, faults);
@@ -31,6 +39,18 @@ export class RdapSimControl {
   setRelatedLink(domain: string, href: string | null): void {
     if (href === null) this.relatedOverrides.delete(domain);
     else this.relatedOverrides.set(domain, href);
+  }
+  /**
+   * TLD → base URLs of the simulated RDAP servers the bootstrap file leaves out, as real
+   * registries' servers are missing from IANA's file: the value of RDAP_EXTRA_SERVERS.
+   */
+  extraServers(): Promise<Record<string, string[]>> {
+    if (!this.#extraServers) throw new Error('the RDAP simulator is not registered on a server');
+    return this.#extraServers();
+  }
+  /** Called by the plugin once it knows where its servers listen. */
+  publishExtraServers(servers: () => Promise<Record<string, string[]>>): void {
+    this.#extraServers = servers;
   }
 }
 
@@ -53,6 +73,8 @@ export async function rdapSimPlugin(app: FastifyInstance, { world, control }: Op
   /** Where `server` lives: its own port (opened with the first bootstrap request), else the port asked. */
   const baseUrl = async (request: FastifyRequest, server: SimRdapServerId) =>
     `${(await hosts.origins()).get(server) ?? `${request.protocol}://${request.host}`}${app.prefix}`;
+
+  control.publishExtraServers(async () => extraServers(await hosts.origins(), app.prefix));
 
   app.addHook('preClose', async () => {
     for (const socket of control.hungSockets) socket.destroy();
