@@ -5,17 +5,17 @@
  *   - `rdap` + `listed: false`: the registry publishes an RDAP server IANA's file lacks; the
  *     simulator serves it but leaves it out of its bootstrap file, and the service reaches it
  *     through RDAP_EXTRA_SERVERS (`sim.rdap.extraServers()`);
- *   - `whois`: a port-43 WHOIS server (RFC 3912) plays the TLD's real WHOIS server.
+ *   - `whois`: a port-43 WHOIS server (RFC 3912) plays the TLD's real WHOIS server (a TLD with
+ *     RDAP keeps it where the real registry runs both and the WHOIS format is simulated).
  * Registry ids name the real operator of the server (see rdap/registries.ts, whois/registries.ts).
  *
- * Classified from: IANA's dns.json published 2025-11-06T23:00:01Z
- * (apps/domain-intel/test/fixtures/real/bootstrap/rdap-cctld-ts-iana-rdap.json) for `listed`;
- * case/rdap-cctld-ts data/supplemental.json (commit 84c0f24e91fd0e9a223d9b57ff11eabe345681b6,
- * "ccTldRdapServers") for the RDAP servers IANA's file lacks (io me sh ac: Identity Digital,
- * co: CentralNic, de: DENIC, ch: SWITCH); every other TLD of the list has neither and is WHOIS.
- * .de keeps DENIC's WHOIS server too: the real one answers port 43 beside RDAP.
- * .biz stays with Identity Digital as it has since the simulator began (the real server,
- * rdap.nic.biz, is GoDaddy Registry's): tests slow that registry to slow every tracked TLD.
+ * Classified from the service's data (test/tld-routing.test.ts compares them): IANA's dns.json
+ * of 2026-07-23 (apps/domain-intel/test/fixtures/real/iana/dns.json) for `listed`,
+ * apps/domain-intel/src/tlds/data/rdap-extra-servers.json for the unlisted RDAP servers, and
+ * root-zone.json for the WHOIS servers. Two groupings keep the simulator's first registries
+ * where tests rely on them to slow every tracked TLD: .biz stays with Identity Digital (the
+ * real server, rdap.nic.biz, is GoDaddy Registry's) and online, site, store, tech and space
+ * with CentralNic (IANA's file now points them at Radix's rdap.radix.host).
  */
 export interface SimTldRoute {
   rdap?: string;
@@ -70,8 +70,9 @@ export const SIM_TLD_ROUTING = {
   to: { rdap: 'tonic', listed: true },
   de: { rdap: 'denic', listed: false, whois: 'denic' },
   ch: { rdap: 'switch', listed: false },
-  us: { whois: 'godaddy-us' },
-  au: { whois: 'auda' },
+  us: { rdap: 'godaddy-registry', listed: false, whois: 'godaddy-us' },
+  dk: { rdap: 'punktum', listed: false, whois: 'punktum' },
+  au: { rdap: 'auda', listed: true, whois: 'auda' },
   eu: { whois: 'eurid' },
   es: { whois: 'red-es' },
   it: { whois: 'nic-it' },
@@ -79,7 +80,6 @@ export const SIM_TLD_ROUTING = {
   ru: { whois: 'tcinet' },
   cn: { whois: 'cnnic' },
   se: { whois: 'iis' },
-  dk: { whois: 'punktum' },
   be: { whois: 'dns-belgium' },
   at: { whois: 'nic-at' },
   nz: { whois: 'internetnz' },

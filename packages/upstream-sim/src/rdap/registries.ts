@@ -28,6 +28,8 @@ export const SIM_REGISTRIES = {
   tonic: { name: 'Tonic Domains Corp.', thin: false },
   denic: { name: 'DENIC eG', thin: false },
   switch: { name: 'SWITCH', thin: false },
+  punktum: { name: 'Punktum dk A/S', thin: false },
+  auda: { name: '.au Domain Administration Ltd', thin: false },
 } as const;
 
 export type SimRegistryId = keyof typeof SIM_REGISTRIES;
