@@ -69,8 +69,11 @@ const table = {
     'Every field is IANA\'s: the TLD list, the type column of the root-zone database index and the "WHOIS Server" ' +
     "line of each TLD's delegation page (whois.iana.org's whois: line carries the same field). whois is null where " +
     'IANA names no server: many gTLDs dropped port 43 after ICANN ended the WHOIS obligation in January 2025 and ' +
-    'answer over RDAP only. Lists kept by WHOIS clients (rfc1036/whois tld_serv_list and others) differ for some ' +
-    "TLDs; where they do, this table keeps IANA's value. The registry copies were copied as published, not edited.",
+    "answer over RDAP only. Checked against whois.iana.org's own answers of 2023-2024 (whois/ianawhois, 1,436 TLDs " +
+    'in both): 953 agree; 408 servers IANA has removed since, 24 added and 51 renamed (e.g. .co whois.nic.co -> ' +
+    'whois.registry.co, .in whois.registry.in -> whois.nixiregistry.in) differ, and this table keeps the newer ' +
+    "delegation pages' value. Lists kept by WHOIS clients (rfc1036/whois tld_serv_list and others) also differ for " +
+    "some TLDs (.org, .uk, .es); this table keeps IANA's value.",
   tlds,
 };
 

@@ -99,6 +99,27 @@ describe('parseIanaWhoisAnswer on real whois.iana.org answers', () => {
     });
   });
 
+  it('reads IANA\u2019s own answers for IO, XN--P1AI (domain written in Unicode) and APP', () => {
+    assert.deepEqual(parseIanaWhoisAnswer(readReal('iana/ianawhois-IO.txt')), {
+      tld: 'io',
+      whois: 'whois.nic.io',
+      organisation: 'Internet Computer Bureau Limited',
+      status: 'ACTIVE',
+      created: '1997-09-16',
+      changed: '2023-01-18',
+    });
+    const rf = parseIanaWhoisAnswer(readReal('iana/ianawhois-XN--P1AI.txt'));
+    assert.deepEqual(
+      [rf.tld, rf.whois, rf.organisation, rf.created, rf.changed],
+      ['xn--p1ai', 'whois.tcinet.ru', 'Coordination Center for TLD RU', '2010-05-12', '2024-01-17'],
+    );
+    const app = parseIanaWhoisAnswer(readReal('iana/ianawhois-APP.txt'));
+    assert.deepEqual(
+      [app.tld, app.whois, app.organisation, app.changed],
+      ['app', 'whois.nic.google', 'Charleston Road Registry Inc.', '2020-04-20'],
+    );
+  });
+
   it('refuses an answer without a domain line', () => {
     assert.throws(() => parseIanaWhoisAnswer('% IANA WHOIS server\n\n% This query returned 0 objects.\n'), /domain/);
   });

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { domainToASCII, fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { TLD_TYPES, type TldType } from './iana-root-db.ts';
 
@@ -225,7 +225,8 @@ export type IanaWhoisAnswer = {
  * whois.iana.org's answer to a TLD query (`domain:`, `organisation:`, `whois:`, `status:`,
  * `created:`, `changed:` lines). Only IANA's object is read: it ends at its `source: IANA` line,
  * and whois clients print the registry's answer after it. The TLD's organisation is the first
- * `organisation:` line before the contacts; an empty `whois:` line is null.
+ * `organisation:` line before the contacts; an empty `whois:` line is null. IANA writes an IDN
+ * TLD's `domain:` in Unicode (`РФ`); it comes back in its xn-- form, as the tables key it.
  */
 export function parseIanaWhoisAnswer(text: string): IanaWhoisAnswer {
   const fields = new Map<string, string>();
@@ -241,9 +242,11 @@ export function parseIanaWhoisAnswer(text: string): IanaWhoisAnswer {
   }
   const domain = fields.get('domain');
   if (!domain) throw new Error('IANA WHOIS answer: no "domain:" line');
+  const tld = domainToASCII(domain.toLowerCase());
+  if (!tld) throw new Error(`IANA WHOIS answer: "${domain}" is not a domain name`);
   const field = (key: string) => fields.get(key) || null;
   return {
-    tld: domain.toLowerCase(),
+    tld,
     whois: field('whois')?.toLowerCase() ?? null,
     organisation: field('organisation'),
     status: field('status'),
