@@ -16,6 +16,7 @@ import { planRequired } from '../accounts/plan-required.ts';
 import type { DB, DeliveryTargetTable } from '../db/schema.ts';
 import { appError } from '../error-catalogue.ts';
 import { type AddressPolicy, assertAllowedUrl, BlockedAddressError, isAllowedAddress } from '../rdap/address-guard.ts';
+import { type HostResolver, refusedAddressOf, resolveWithSystem } from './target-host.ts';
 
 export type TargetRow = DeliveryTargetTable;
 
@@ -59,15 +60,16 @@ export function parseSftpAddress(address: string): SftpAddress {
 
 /**
  * Delivery targets: owner of `delivery_targets`. Webhook and SFTP hosts pass the RDAP SSRF
- * guard at creation (IP literals) and again when connecting (every resolved address), so a
- * target can never reach our own network; RDAP_ALLOW_INSECURE=1 (tests, demo) also allows
- * http and loopback.
+ * guard at creation (an IP literal, or every address a name resolves to then) and again when
+ * connecting (every resolved address), so a target can never reach our own network;
+ * RDAP_ALLOW_INSECURE=1 (tests, demo) also allows http and loopback.
  */
 export class DeliveryTargets {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly clock: Clock,
     private readonly policy: AddressPolicy,
+    private readonly resolveHost: HostResolver = resolveWithSystem,
   ) {}
 
   async create(
@@ -104,13 +106,16 @@ export class DeliveryTargets {
       created_at: this.clock.now(),
     };
     if (kind === 'webhook') {
-      row.address = this.#checkedWebhookUrl(row.address);
+      const url = this.#checkedWebhookUrl(row.address);
+      await this.#assertResolvesToPublic(url.hostname.replace(/^\[(.*)\]$/, '$1'), WEBHOOK_HINT);
+      row.address = url.toString();
       row.secret = newWebhookSecret();
     } else if (kind === 'email') {
       row.address = normalizeEmail(row.address);
     } else {
       const sftp = parseSftpAddress(row.address);
       this.assertAllowedHost(sftp.host);
+      await this.#assertResolvesToPublic(sftp.host, '');
       const keys = sshUtils.generateKeyPairSync('ed25519', { comment: `domain-intel ${row.id}` });
       row.secret = keys.private;
     }
@@ -173,17 +178,28 @@ export class DeliveryTargets {
     }
   }
 
-  #checkedWebhookUrl(address: string): string {
+  #checkedWebhookUrl(address: string): URL {
     try {
-      return assertAllowedUrl(address, this.policy).toString();
+      return assertAllowedUrl(address, this.policy);
     } catch (error) {
       if (error instanceof BlockedAddressError) {
-        throw appError('target_not_allowed', `${error.message} Webhook targets must be public https URLs.`);
+        throw appError('target_not_allowed', `${error.message}${WEBHOOK_HINT}`);
       }
       throw error;
     }
   }
+
+  /** A host name is refused as its deliveries would be: by the addresses it resolves to now. */
+  async #assertResolvesToPublic(host: string, hint: string): Promise<void> {
+    if (isIP(host) !== 0) return;
+    const refused = await refusedAddressOf(host, this.policy, this.resolveHost);
+    if (refused !== undefined) {
+      throw appError('target_not_allowed', `${host} resolves to ${refused}, which is not a public address.${hint}`);
+    }
+  }
 }
+
+const WEBHOOK_HINT = ' Webhook targets must be public https URLs.';
 
 export const targetNotFound = (targetId: string) =>
   appError('target_not_found', `No delivery target ${targetId} on your account.`);
