@@ -42,10 +42,59 @@ const emptyContact = (): Contact => ({
   url: null,
 });
 
-// Placeholders registries put where data is withheld (ICANN Temporary Specification,
-// RFC 9537 "replacementValue"); a privacy *service's* own name is real data and kept.
-const REDACTION_PLACEHOLDER =
-  /^\s*(redacted( for privacy)?|data (is )?(protected|redacted)|not disclosed|non-public data|withheld)\s*\.?\s*$/i;
+/**
+ * Placeholders registries and registrars write where data is withheld (ICANN Temporary
+ * Specification, RFC 9537 "replacementValue"), each matched against a whole field value
+ * (case-insensitive, surrounding blanks ignored), with where it was seen. A privacy *service's*
+ * own name is real data and is not here (see privacy-services.ts). Used by the RDAP and the
+ * port-43 WHOIS readers alike.
+ */
+export const REDACTION_PLACEHOLDERS: readonly { pattern: RegExp; seen_in: string }[] = [
+  {
+    pattern: /^redacted( for privacy)?( purposes)?\.?$/i,
+    seen_in:
+      'test/fixtures/real/rdap/ (remark titles of nic.tube, flexireg, zdns, markmonitor …); likexian/whois-parser testdata/noterror/cat_git.cat, top_otto.top',
+  },
+  {
+    pattern: /^redacted \| (eu data subject|eu registrar|registry policy)$/i,
+    seen_in:
+      'likexian/whois-parser testdata/noterror/cx_git.cx (EU Registrar), ai_google.ai (Registry Policy); whoiser 1.18.0 src/parsers.js noData (EU Data Subject)',
+  },
+  {
+    pattern: /^(gdpr )?(redacted|masked)( for gdpr( privacy)?| by privacy)?$/i,
+    seen_in:
+      'whoiser 1.18.0 src/parsers.js noData ("gdpr masked", "gdpr redacted", "redacted for gdpr", "redacted by privacy")',
+  },
+  {
+    pattern: /^data (is )?(protected|redacted)(, not disclosed)?\.?$/i,
+    seen_in:
+      'whoiser 1.18.0 src/parsers.js noData ("data protected", "data redacted", "data protected, not disclosed")',
+  },
+  {
+    pattern: /^not disclosed[!.]?( (- )?visit www\.(eurid\.eu|internet\.ee) for webbased whois\.?)?$/i,
+    seen_in:
+      'test/fixtures/real/whois/whois.eu/weppos-eu-status_registered.txt ("NOT DISCLOSED!"); likexian/whois-parser testdata/noterror/ee_google.ee.pre',
+  },
+  {
+    pattern: /^hidden!?( details are available at \S+)?$/i,
+    seen_in: 'likexian/whois-parser testdata/noterror/by_git.by.pre',
+  },
+  {
+    pattern:
+      /^please query the (rdds|whois) service of the registrar of record identified in this output for information on how to contact the registrant.*$/i,
+    seen_in:
+      'test/fixtures/real/whois/whois.nic.co/likexian-co-google.co.txt; likexian/whois-parser testdata/noterror/biz_github.biz, scot_gov.scot (Whois service)',
+  },
+  { pattern: /^statutory masking enabled$/i, seen_in: 'whoiser 1.18.0 src/parsers.js noData' },
+  {
+    pattern: /^(non-public data|\[non-public data\])$/i,
+    seen_in:
+      'whoiser 1.18.0 src/parsers.js noData; Donuts notice in test/fixtures/real/whois/whois.nic.io/likexian-io-notfound.txt',
+  },
+  { pattern: /^withheld$/i, seen_in: 'ICANN Temporary Specification for gTLD Registration Data, Appendix A' },
+  { pattern: /^not available( from registry)?$/i, seen_in: 'whoiser 1.18.0 src/parsers.js noData' },
+  { pattern: /^n\/a$/i, seen_in: 'whoiser 1.18.0 src/parsers.js noData' },
+];
 
 export const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -56,7 +105,8 @@ export const asString = (value: unknown): string | null =>
   typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
 
 export function isRedactionPlaceholder(value: string): boolean {
-  return REDACTION_PLACEHOLDER.test(value);
+  const trimmed = value.trim();
+  return REDACTION_PLACEHOLDERS.some(({ pattern }) => pattern.test(trimmed));
 }
 
 /** The entities of `holder` with `role`, searched one level of nesting deep as registries nest them. */
@@ -87,18 +137,28 @@ export function readContact(entity: Json): { contact: Contact; placeholders: Con
       if (key !== 'url') placeholders.push(key);
     } else contact[key] = value;
   }
-  contact.country = isoCountry(contact.country);
+  const country = isoCountry(contact.country);
+  // A code outside ISO 3166 (`XX`, `ZZ`) stands where a country was withheld.
+  if (contact.country !== null && country === null) placeholders.push('country');
+  contact.country = country;
   return { contact, placeholders };
 }
 
 /**
  * ISO 3166-1 alpha-2 for what a server wrote: a code in any case (`no` → `NO`), or a name in
- * English (`NORWAY` → `NO`) or in another language (DK Hostmaster writes `Danmark`). A value that
- * is none of these is kept as written rather than dropped.
+ * English (`NORWAY` → `NO`) or in another language (DK Hostmaster writes `Danmark`). Two letters
+ * that are no ISO 3166-1 code (`XX`, `ZZ`, the user-assigned range) and redaction placeholders are
+ * not a country: null. Any other value (a name in a spelling the table lacks) is kept as written
+ * rather than dropped.
  */
 export function isoCountry(value: string | null): string | null {
-  if (value === null) return null;
-  if (/^[a-z]{2}$/i.test(value) && countries.isValid(value.toUpperCase())) return value.toUpperCase();
+  if (value === null || isRedactionPlaceholder(value)) return null;
+  if (/^[a-z]{2}$/i.test(value.trim())) {
+    const code = value.trim().toUpperCase();
+    // `UK` is reserved in ISO 3166-1 for the United Kingdom, whose code is `GB`.
+    if (code === 'UK') return 'GB';
+    return countries.isValid(code) ? code : null;
+  }
   const english = countries.getAlpha2Code(value, 'en');
   if (english) return english;
   for (const language of countries.langs()) {
