@@ -86,6 +86,12 @@ for (const target of databaseTargets()) {
         again.map((entry) => entry.status),
         [200, 200],
       );
+
+      // Coming back from that checkout as the other account (the dashboard's return page) links nothing either.
+      const billing = t.app.ctx.billing;
+      assert.ok(billing);
+      await assert.rejects(billing.finishCheckout(other, session.id), { code: 'checkout_not_found' });
+      assert.equal((await accounts.summary('other@example.com')).billing.customerId, null);
     });
   });
 }
