@@ -101,4 +101,36 @@ describe('upstream-sim RDAP', () => {
     await assert.rejects(hung);
     sim.rdap.clearFaults();
   });
+
+  it("serves the TLDs IANA's file lacks from servers its bootstrap file leaves out (extraServers)", async () => {
+    sim.world.register('startup.io');
+    sim.world.register('brand.co');
+    sim.world.register('firma.de');
+    sim.world.register('launch.app');
+    const file = await (await get('/rdap/bootstrap/dns.json')).json();
+    const listed = new Set((file.services as [string[], string[]][]).flatMap(([tlds]) => tlds));
+    for (const tld of ['ai', 'app', 'dev', 'uk', 'fr', 'au']) assert.ok(listed.has(tld), tld);
+    const extra = await sim.rdap.extraServers();
+    assert.deepEqual(Object.keys(extra).sort(), ['ac', 'ch', 'co', 'de', 'dk', 'io', 'me', 'sh', 'us']);
+    for (const tld of Object.keys(extra)) assert.ok(!listed.has(tld), `${tld} is not in the bootstrap file`);
+    assert.match(extra.io?.[0] ?? '', /^http:\/\/127\.0\.0\.1:\d+\/rdap\/identity-digital\/$/);
+    assert.notEqual(
+      new URL(extra.de?.[0] ?? '').port,
+      new URL(extra.co?.[0] ?? '').port,
+      'DENIC and CentralNic are hosts of their own',
+    );
+    for (const [name, tld] of [
+      ['startup.io', 'io'],
+      ['brand.co', 'co'],
+      ['firma.de', 'de'],
+    ] as const) {
+      const found = await fetch(`${extra[tld]?.[0]}domain/${name}`);
+      assert.equal(found.status, 200, name);
+      assert.equal((await found.json()).ldhName, name);
+      assert.equal((await fetch(`${extra[tld]?.[0]}domain/free.${tld}`)).status, 404, `free.${tld}`);
+    }
+    const google = file.services.find(([tlds]: [string[]]) => tlds.includes('app'));
+    assert.match(google[1][0], /\/rdap\/google\/$/);
+    assert.equal((await fetch(`${google[1][0]}domain/launch.app`)).status, 200);
+  });
 });
