@@ -54,7 +54,7 @@ async function measure(limits: Record<string, string>): Promise<Measurement> {
     const words = Array.from({ length: RUNS * 2 + 4 }, freshWord);
     counter = 0;
     for (const word of words) sim.world.register(`${word}.com`);
-    const config = loadDomainIntelConfig({ ...env, ...simulatorEnv(sim) });
+    const config = loadDomainIntelConfig({ ...env, ...(await simulatorEnv(sim)) });
     const setup = await createContext(config);
     try {
       for (const tld of config.TRACKED_TLDS) {

@@ -73,10 +73,11 @@ const domainIntelConfig = loadDomainIntelConfig({
   PORT: String(settings.DOMAIN_INTEL_PORT),
   HOST: host,
   PUBLIC_URL: urls.domainIntel,
-  ...simulatorEnv(sim),
+  ...(await simulatorEnv(sim)),
   // The politeness limits that protect the real upstreams would only slow the local simulator.
   WAYBACK_REQUESTS_PER_MINUTE: '6000',
   RDAP_HOST_RATE_PER_SECOND: '500',
+  WHOIS_HOST_RATE_PER_SECOND: '500',
   RDAP_HOST_CONCURRENCY: '32',
 });
 const domainIntel = await buildDomainIntel(domainIntelConfig, { clock });

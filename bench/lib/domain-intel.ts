@@ -85,12 +85,12 @@ export async function domainIntelServer(options: DomainIntelServerOptions): Prom
 }
 
 /** Starts the API in its own process; `sim` (running in the benchmark's process) serves every upstream. */
-export function startDomainIntel(
+export async function startDomainIntel(
   options: DomainIntelServerOptions & { sim?: UpstreamSim } = {},
   processOptions: ServerProcessOptions = {},
 ): Promise<ServerProcess<DomainIntelInfo>> {
   const { sim, ...rest } = options;
-  const env = { ...(sim ? simulatorEnv(sim) : {}), ...rest.env };
+  const env = { ...(sim ? await simulatorEnv(sim) : {}), ...rest.env };
   return startServerProcess(
     new URL('./domain-intel.ts', import.meta.url),
     'domainIntelServer',

@@ -9,6 +9,36 @@ export const DEMO_DAYS = 5;
 const SEED = 2026;
 /** Names everyone tries first; they answer "registered", as they would in the real world. */
 const WELL_KNOWN = ['example.com', 'example.net', 'example.org', 'google.com', 'wikipedia.org', 'github.com'];
+/**
+ * Names under the TLDs reached through RDAP servers IANA's file lacks (io, co, de, ch, me, us, dk) and
+ * through port-43 WHOIS (jp, it, es, eu, se, nz, …), so a check across them shows registered names
+ * beside free ones (any other name there is free): `/v1/check?domains=startup.io,brand.co,firma.de`.
+ */
+const ACROSS_TLDS = [
+  'startup.io',
+  'brand.co',
+  'firma.de',
+  'uhren.ch',
+  'about.me',
+  'launch.app',
+  'studio.ai',
+  'bistro.fr',
+  'startup.us',
+  'hygge.dk',
+  'sushi.jp',
+  'moda.it',
+  'tienda.es',
+  'brand.eu',
+  'kaffe.se',
+  'kiwi.nz',
+  'kaffeehaus.at',
+  'frites.be',
+  'matryoshka.ru',
+  'chaye.cn',
+  'outback.au',
+  'island.gg',
+  'dhow.so',
+];
 
 interface DemoWorldState {
   /** When the simulated world began (the first start, DEMO_DAYS earlier). */
@@ -40,6 +70,7 @@ export async function openDemoWorld(dataDir: string, now = Date.now()): Promise<
   const churn = new ZoneChurn(world, { seed: SEED, ...DEMO_CHURN_OPTIONS });
   churn.seed();
   for (const name of WELL_KNOWN) world.register(name, { createdAt: Date.parse('1995-08-14T04:00:00Z') });
+  for (const name of ACROSS_TLDS) world.register(name);
 
   if (state.replayed) {
     // The churn is deterministic: the same days from the same start give the same registries.

@@ -2,13 +2,18 @@ import { SIM_MAJESTIC_KEY, SIM_MOZ_TOKEN, type UpstreamSim } from '@repo/upstrea
 import { DEMO_CHURN_OPTIONS } from './demo-pipeline.ts';
 
 /**
- * The environment that points every upstream of the service (RDAP bootstrap, CZDS, Wayback
- * CDX, Moz, Majestic) at a running simulator. `npm start`'s demo, the end-to-end tests and
- * the benchmarks all start from it, so they exercise the same real clients.
+ * The environment that points every upstream of the service (RDAP bootstrap and the RDAP
+ * servers IANA's file lacks, port-43 WHOIS, CZDS, Wayback CDX, Moz, Majestic) at a running
+ * simulator. `npm start`'s demo, the end-to-end tests and the benchmarks all start from it, so
+ * they exercise the same real clients. Async: the simulated RDAP servers' ports open on demand.
  */
-export function simulatorEnv(sim: UpstreamSim): Record<string, string> {
+export async function simulatorEnv(sim: UpstreamSim): Promise<Record<string, string>> {
   return {
     RDAP_BOOTSTRAP_URL: `${sim.url}/rdap/bootstrap/dns.json`,
+    // The simulated registries that publish RDAP servers IANA's file lacks, in place of the real ones.
+    RDAP_EXTRA_SERVERS: JSON.stringify(await sim.rdap.extraServers()),
+    // Every WHOIS server of the built-in table stays real unless named here: the simulated ones replace theirs.
+    WHOIS_SERVERS: JSON.stringify(sim.whois.servers()),
     RDAP_ALLOW_INSECURE: '1',
     CZDS_AUTH_URL: `${sim.url}/czds-auth`,
     CZDS_API_URL: sim.url,
