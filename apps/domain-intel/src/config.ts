@@ -223,6 +223,54 @@ export const envSchema = baseEnvSchema.extend({
   RDAP_MIN_RATE_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(1),
   /** Seconds without a 429 after which a slowed RDAP host's rate goes up a tenth of its configured rate (at least 1/s). */
   RDAP_RATE_RECOVERY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  /**
+   * JSON map TLD → RDAP base URLs that registries publish but IANA's bootstrap file lacks, asked
+   * after the file (RDAP_BOOTSTRAP_OVERRIDES > the file > this). Unset: the built-in table
+   * (src/tlds/data/rdap-extra-servers.json, each entry with its source); `{}` turns it off.
+   */
+  RDAP_EXTRA_SERVERS: optionalJsonEnv(z.record(z.string().regex(/^[a-z0-9.-]+$/), z.array(z.string().url()).min(1))),
+  // --- Port-43 WHOIS (whois/), for TLDs with no RDAP server ---
+  /**
+   * JSON map TLD → WHOIS server (`host` or `host:port`) over the built-in table of IANA's root-zone
+   * database (src/tlds/data/root-zone.json). Answers are still read with the patterns of the TLD's
+   * own server, so an override (a mirror, the simulator) must speak that server's format.
+   */
+  WHOIS_SERVERS: jsonEnv(
+    z.record(
+      z.string().regex(/^[a-z0-9.-]+$/),
+      z.string().regex(/^[a-z0-9.-]+(:\d{1,5})?$/i, 'values are host or host:port'),
+    ),
+    '{}',
+  ),
+  /** TCP connect timeout per WHOIS query, ms. */
+  WHOIS_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(3_000),
+  /** Whole-exchange timeout per WHOIS query (until the server closes), ms: a server that never closes gives `timeout`. */
+  WHOIS_ANSWER_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(8_000),
+  /** Largest WHOIS answer read, bytes; a longer one gives `response_too_large`. */
+  WHOIS_MAX_ANSWER_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1_024)
+    .max(10_000_000)
+    .default(256 * 1024),
+  /** Queries in flight per WHOIS server. */
+  WHOIS_HOST_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  /**
+   * Queries started per WHOIS server per second, for every server WHOIS_HOST_RATES does not name.
+   * WHOIS servers throttle by client address and many block for hours once crossed (DENIC, JPRS,
+   * Nominet publish limits of about one query a second), so the default is one.
+   */
+  WHOIS_HOST_RATE_PER_SECOND: z.coerce.number().min(0.01).max(1_000).default(1),
+  /** JSON map WHOIS `host:port` (port 43 included) → queries per second, over WHOIS_HOST_RATE_PER_SECOND. */
+  WHOIS_HOST_RATES: jsonEnv(
+    z.record(
+      z.string().regex(/^[a-z0-9.-]+:\d{1,5}$/, 'keys are WHOIS servers as host:port'),
+      z.number().min(0.01).max(1_000),
+    ),
+    '{}',
+  ),
+  /** How long a throttling answer ("query limit exceeded") pauses a WHOIS server for every instance, ms. */
+  WHOIS_THROTTLE_PAUSE_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
   // --- Availability (/v1/check) ---
   /** Overall deadline of one /v1/check call, ms: names not answered by then are `unknown`. */
   CHECK_DEADLINE_MS: z.coerce.number().int().min(100).max(60_000).default(8_000),
@@ -382,6 +430,15 @@ function withoutTrailingSlash(url: string): string {
 }
 
 /** An env var holding JSON, validated by `schema`; a parse error names the variable like any other. */
+/** Like jsonEnv, but unset (or empty) stays undefined: "use the built-in default", which `{}` can turn off. */
+function optionalJsonEnv<T extends z.ZodType>(schema: T) {
+  return z
+    .string()
+    .optional()
+    .transform((text) => (text === undefined || text.trim() === '' ? undefined : text))
+    .pipe(jsonEnv(schema, '{}').optional());
+}
+
 function jsonEnv<T extends z.ZodType>(schema: T, fallback: string) {
   return z
     .string()

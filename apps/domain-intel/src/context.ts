@@ -29,7 +29,7 @@ import { QuotaService } from './quota/quota-service.ts';
 import { RedisQuotaStore } from './quota/redis-quota-store.ts';
 import { SqlQuotaStore } from './quota/sql-quota-store.ts';
 import { throttledWarnings } from './rdap/background-errors.ts';
-import { createRdapEngine, type RdapEngine } from './rdap/engine.ts';
+import { createRegistryEngine, type RegistryEngine } from './registry/engine.ts';
 import { PendingSignups } from './signup/pending-signups.ts';
 import { createSignupLimits } from './signup/signup-limits.ts';
 import { SignupService } from './signup/signup-service.ts';
@@ -65,7 +65,7 @@ export interface AppContext extends Infrastructure<DB> {
   /** Database leases so a job never runs twice at once across processes. */
   jobLeases: JobLeases;
   /** The RDAP engine: `lookupDomain(name, {traffic, deadline, signal, registryOnly})` per rdap/types.ts. */
-  rdap: RdapEngine;
+  rdap: RegistryEngine;
   /** Tri-state availability: zone snapshot, then RDAP, behind a cache (/v1/check, suggestions). */
   availability: AvailabilityService;
   /** WHOIS records through RDAP, behind a cache with a lifetime per outcome (/v1/whois). */
@@ -125,7 +125,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const quotaStore = redis ? new RedisQuotaStore(redis) : new SqlQuotaStore(database.db);
   const reportBackgroundError = throttledWarnings();
   const log = overrides.log ?? stderrLog;
-  const rdap = createRdapEngine(config, clock, reportBackgroundError, redis, log);
+  const rdap = createRegistryEngine(config, clock, reportBackgroundError, redis, log);
   const availability = createAvailabilityService(config, {
     rdap,
     redis,

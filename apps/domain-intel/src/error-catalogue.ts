@@ -190,10 +190,20 @@ export const errorCatalogue = defineErrorCatalogue({
     meaning: 'The registry has no record of the name: it is not registered.',
     action: 'Nothing to look up; /v1/check says whether it is available.',
   },
-  no_rdap_service: {
+  no_registry_service: {
     status: 422,
-    meaning: 'The registry of the name offers no RDAP service we can query.',
-    action: 'No structured WHOIS exists for this TLD.',
+    meaning: 'Neither an RDAP nor a port-43 WHOIS server is known for the TLD of the name (see GET /v1/tlds).',
+    action: 'No structured WHOIS exists for this TLD; an operator can add its server (RDAP_EXTRA_SERVERS, WHOIS_SERVERS).',
+  },
+  tld_not_found: {
+    status: 404,
+    meaning: 'The TLD is not in the root zone (the built-in copy of IANA\'s list; GET /v1/tlds lists them).',
+    action: 'Check the spelling; give the TLD without a name, e.g. io or .io.',
+  },
+  domain_reserved: {
+    status: 404,
+    meaning: 'The name is reserved (by the registry, ICANN\'s Registry Agreement or this service\'s list): it has no registration record.',
+    action: 'Nothing to look up; reserved names cannot be registered.',
   },
   upstream_unavailable: {
     status: 503,
@@ -304,6 +314,12 @@ export const errorCatalogue = defineErrorCatalogue({
     action: 'Swap or correct the two dates.',
   },
   invalid_format: { status: 400, meaning: 'The export format is unknown.', action: 'Use format=ndjson or format=csv.' },
+  unknown_parameter: {
+    status: 400,
+    meaning:
+      'A query parameter the route does not take (a misspelt or made-up name would otherwise be ignored silently); details.parameter names it and details.accepted lists the ones the route takes.',
+    action: 'Correct or drop the parameter; use one of details.accepted.',
+  },
   unsupported_parameter: {
     status: 400,
     meaning: 'A parameter this route does not take (the export takes no paging).',
@@ -430,10 +446,10 @@ export const errorCatalogue = defineErrorCatalogue({
     meaning: 'The delivery is still being attempted.',
     action: 'Wait until it ends, then redeliver.',
   },
-  tld_without_rdap: {
+  tld_without_registry_service: {
     status: 400,
-    meaning: "The name's registry publishes no RDAP service, so it cannot be followed.",
-    action: 'Watch names under TLDs with RDAP (every gTLD and many ccTLDs).',
+    meaning: "Neither an RDAP nor a port-43 WHOIS server is known for the name's TLD, so it cannot be followed.",
+    action: 'Watch names under TLDs GET /v1/tlds lists as answered.',
   },
   watch_not_found: {
     status: 404,

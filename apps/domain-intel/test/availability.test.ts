@@ -4,7 +4,7 @@ import { ManualClock } from '@repo/server-kit';
 import { databaseTargets, redisTarget } from '@repo/server-kit/testing';
 import { startUpstreamSim, type UpstreamSim } from '@repo/upstream-sim';
 import { AvailabilityService } from '../src/availability/availability-service.ts';
-import { ReservedNames } from '../src/availability/reserved-names.ts';
+import { createReservedNames, ReservedNames } from '../src/availability/reserved-names.ts';
 import type { ZonePresence } from '../src/availability/zone-presence.ts';
 import { MemoryCache } from '../src/cache/cache.ts';
 import { parseDomain } from '../src/domain/normalize.ts';
@@ -43,13 +43,13 @@ describe('availability service', () => {
       {
         rdap: t.engine,
         cache: new MemoryCache({ maxEntries: 1000 }),
-        reserved: new ReservedNames(reserved),
+        reserved: operatorList(reserved),
         clock,
         zonePresence: zone,
       },
       // A generous deadline: loopback answers on a loaded CI machine can take over a second, and
       // these tests are about what the answers mean. The deadline test passes its own.
-      { deadlineMs: 30_000, ttlMs: { registered: 60_000, available: 10_000, unknown: 5_000 } },
+      { deadlineMs: 30_000, ttlMs: { registered: 60_000, reserved: 60_000, available: 10_000, unknown: 5_000 } },
     );
 
   it('a name in the zone snapshot is registered without asking RDAP; absent from it, RDAP decides', async () => {
@@ -73,10 +73,10 @@ describe('availability service', () => {
     clock.advance(30_000);
     const rows = await availability.check(['taken.com', 'free.com']);
     assert.deepEqual(
-      rows.map((row) => [row.status, row.source, row.checked_at]),
+      rows.map((row) => [row.status, row.source, row.cached, row.checked_at]),
       [
-        ['registered', 'cache', '2026-03-10T12:00:00.000Z'],
-        ['available', 'cache', '2026-03-10T12:00:00.000Z'],
+        ['registered', 'rdap', true, '2026-03-10T12:00:00.000Z'],
+        ['available', 'rdap', true, '2026-03-10T12:00:00.000Z'],
       ],
     );
     assert.equal(t.sim.rdap.requestCount('verisign'), 2, 'the second call asked nobody');
@@ -86,28 +86,49 @@ describe('availability service', () => {
     t.sim.rdap.setFaults('verisign', { errorStatus: 503 });
     const availability = service();
     await availability.check(['flaky.com']);
-    assert.equal((await availability.check(['flaky.com']))[0]?.source, 'cache');
+    assert.equal((await availability.check(['flaky.com']))[0]?.cached, true);
     t.sim.rdap.setFaults('verisign', { errorStatus: null, latencyMs: 500 });
     const [late] = await availability.check(['slow.com'], { deadline: Date.now() + 50 });
     assert.deepEqual([late?.status, late?.reason], ['unknown', 'deadline_exceeded']);
     t.sim.rdap.clearFaults();
-    assert.deepEqual((await availability.check(['slow.com']))[0]?.source, 'rdap');
+    const [fresh] = await availability.check(['slow.com']);
+    assert.deepEqual([fresh?.source, fresh?.cached], ['rdap', undefined]);
   });
 
   it('reserved lists take labels, names and IDN; a bad entry is a configuration error', async () => {
-    const reserved = new ReservedNames({ com: ['premium', 'Bücher.com'], 'co.uk': ['royal'] });
-    const has = (name: string) => {
+    const reserved = operatorList({ com: ['premium', 'Bücher.com'], 'co.uk': ['royal'] });
+    const listOf = (name: string) => {
       const parsed = parseDomain(name);
-      return parsed.ok && reserved.has(parsed.domain);
+      return parsed.ok ? reserved.listOf(parsed.domain) : null;
     };
-    assert.equal(has('premium.com'), true);
-    assert.equal(has('xn--bcher-kva.com'), true);
-    assert.equal(has('royal.co.uk'), true);
-    assert.equal(has('premium.net'), false);
-    assert.throws(() => new ReservedNames({ com: ['bad_label'] }), /CHECK_RESERVED_NAMES/);
+    assert.match(listOf('premium.com') ?? '', /this service's reserved list/);
+    assert.notEqual(listOf('xn--bcher-kva.com'), null);
+    assert.notEqual(listOf('royal.co.uk'), null);
+    assert.equal(listOf('premium.net'), null);
+    assert.throws(() => operatorList({ com: ['bad_label'] }), /CHECK_RESERVED_NAMES/);
     const [row] = await service(undefined, { com: ['premium'] }).check(['premium.com']);
-    assert.deepEqual([row?.status, row?.available, row?.source], ['reserved', false, 'rules']);
+    assert.deepEqual(
+      [row?.status, row?.available, row?.source, row?.reason],
+      ['reserved', false, 'reserved', 'reserved'],
+    );
     assert.equal(t.sim.rdap.requestCount('verisign'), 0);
+  });
+
+  it("ICANN's Specification 5 labels are reserved under gTLDs only, and say which section", () => {
+    const reserved = createReservedNames({ CHECK_RESERVED_NAMES: {} });
+    const listOf = (name: string) => {
+      const parsed = parseDomain(name);
+      return parsed.ok ? reserved.listOf(parsed.domain) : null;
+    };
+    // The base Registry Agreement of 2013, Specification 5: §1 "example", §3.1 nic, whois, www, rdds.
+    assert.match(listOf('example.app') ?? '', /Specification 5, section 1/);
+    for (const label of ['nic', 'whois', 'www', 'rdds']) {
+      assert.match(listOf(`${label}.shop`) ?? '', /Specification 5, section 3\.1/, `${label}.shop`);
+    }
+    // A ccTLD is not bound by the agreement: nic.io is the registry's own site, not a Spec 5 reservation.
+    assert.equal(listOf('nic.io'), null);
+    assert.equal(listOf('example.de'), null);
+    assert.equal(listOf('examples.app'), null);
   });
 
   it('an RDAP engine that throws gives unknown, not a failed call', async () => {
@@ -119,10 +140,10 @@ describe('availability service', () => {
           },
         },
         cache: new MemoryCache({ maxEntries: 10 }),
-        reserved: new ReservedNames({}),
+        reserved: operatorList({}),
         clock,
       },
-      { deadlineMs: 1_000, ttlMs: { registered: 1, available: 1, unknown: 1 } },
+      { deadlineMs: 1_000, ttlMs: { registered: 1, reserved: 1, available: 1, unknown: 1 } },
     );
     const [row] = await broken.check(['a.com']);
     assert.deepEqual([row?.status, row?.available, row?.reason], ['unknown', null, 'upstream_error']);
@@ -151,10 +172,10 @@ describe('availability cache on Redis', { skip: redis.skip }, () => {
       );
       const cached = (await first.app.inject(query)).json().data;
       assert.deepEqual(
-        cached.map((row: { source: string; status: string }) => [row.status, row.source]),
+        cached.map((row: { source: string; status: string; cached?: boolean }) => [row.status, row.source, row.cached]),
         [
-          ['registered', 'cache'],
-          ['available', 'cache'],
+          ['registered', 'rdap', true],
+          ['available', 'rdap', true],
         ],
       );
     } finally {
@@ -162,3 +183,8 @@ describe('availability cache on Redis', { skip: redis.skip }, () => {
     }
   });
 });
+
+/** Only the operator's list: the tests of the lookup path stay free of the built-in gTLD rules. */
+function operatorList(operator: Record<string, string[]>): ReservedNames {
+  return new ReservedNames({ operator, gtldGroups: [], gtlds: new Set(), registryLists: {} });
+}

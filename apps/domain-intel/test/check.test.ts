@@ -12,6 +12,8 @@ interface Row {
   status: string;
   source: string;
   checked_at: string;
+  server?: string;
+  cached?: boolean;
   reason?: string;
   registry_status?: string[];
 }
@@ -55,18 +57,32 @@ for (const target of databaseTargets()) {
     it('answers one name: available, registered with its status, reserved', async () => {
       const [free1] = await rows('domain=Nobody-Has-This.com.');
       assert.deepEqual(
-        { ...free1, checked_at: undefined },
-        { domain: 'nobody-has-this.com', available: true, status: 'available', source: 'rdap', checked_at: undefined },
+        { ...free1, checked_at: undefined, server: undefined },
+        {
+          domain: 'nobody-has-this.com',
+          available: true,
+          status: 'available',
+          source: 'rdap',
+          checked_at: undefined,
+          server: undefined,
+        },
       );
+      assert.match(free1!.server ?? '', /^http:\/\/127\.0\.0\.1:\d+\/rdap\/verisign\/$/, 'the registry server asked');
       assert.equal(free1!.checked_at, '2026-03-10T12:00:00.000Z');
       const [dying] = await rows('domain=dying.org');
       assert.equal(dying!.status, 'registered');
       assert.equal(dying!.available, false);
       assert.deepEqual(dying!.registry_status, ['pending delete']);
       const [reserved] = await rows('domain=premium.com');
-      assert.deepEqual([reserved!.status, reserved!.available, reserved!.source], ['reserved', false, 'rules']);
+      assert.deepEqual(
+        [reserved!.status, reserved!.available, reserved!.source, reserved!.reason],
+        ['reserved', false, 'reserved', 'reserved'],
+      );
       const metrics = await t.app.inject('/metrics');
-      assert.match(metrics.body, /domain_intel_check_answers_total\{status="reserved",source="rules",reason=""\} 1/);
+      assert.match(
+        metrics.body,
+        /domain_intel_check_answers_total\{status="reserved",source="reserved",reason="reserved"\} 1/,
+      );
     });
 
     it('refuses malformed calls with a code', async () => {
@@ -106,22 +122,30 @@ for (const target of databaseTargets()) {
         const before = await check('domain=taken.com');
         const remainingBefore = Number(before.headers['x-ratelimit-remaining']);
         const response = await check(
-          `domains=${encodeURIComponent('taken.com,bad_name.com,taken.xyz,not-cached.org,münchen.de,nic.com,fresh-one.net,www.x.com')}`,
+          `domains=${encodeURIComponent('taken.com,bad_name.com,taken.xyz,not-cached.org,münchen.gr,nic.com,fresh-one.net,www.x.com')}`,
         );
         assert.equal(response.statusCode, 200, response.body);
         assert.equal(Number(response.headers['x-ratelimit-remaining']), remainingBefore - 1);
         const data: Row[] = response.json().data;
         assert.deepEqual(
-          data.map((row) => [row.domain, row.status, row.source, row.available, row.reason ?? null]),
+          data.map((row) => [
+            row.domain,
+            row.status,
+            row.source,
+            row.cached ?? false,
+            row.available,
+            row.reason ?? null,
+          ]),
           [
-            ['taken.com', 'registered', 'cache', false, null],
-            ['bad_name.com', 'invalid', 'rules', null, 'invalid_domain'],
-            ['taken.xyz', 'registered', 'cache', false, null],
-            ['not-cached.org', 'unknown', 'rdap', null, 'upstream_error'],
-            ['xn--mnchen-3ya.de', 'unknown', 'rdap', null, 'no_rdap_server'],
-            ['nic.com', 'reserved', 'rules', false, null],
-            ['fresh-one.net', 'available', 'rdap', true, null],
-            ['www.x.com', 'invalid', 'rules', null, 'subdomain_not_allowed'],
+            ['taken.com', 'registered', 'rdap', true, false, null],
+            ['bad_name.com', 'invalid', 'rules', false, null, 'invalid_domain'],
+            ['taken.xyz', 'registered', 'rdap', true, false, null],
+            ['not-cached.org', 'unknown', 'rdap', false, null, 'upstream_error'],
+            // .gr has neither an RDAP server nor a WHOIS server at IANA: no registry to ask.
+            ['xn--mnchen-3ya.gr', 'unknown', 'rules', false, null, 'no_source'],
+            ['nic.com', 'reserved', 'reserved', false, false, 'reserved'],
+            ['fresh-one.net', 'available', 'rdap', false, true, null],
+            ['www.x.com', 'invalid', 'rules', false, null, 'subdomain_not_allowed'],
           ],
         );
       } finally {
@@ -144,6 +168,7 @@ for (const target of databaseTargets()) {
             'domain',
             'message',
             'reason',
+            'server',
             'source',
             'status',
           ]);
@@ -225,8 +250,8 @@ describe('GET /v1/check with the cache and quota in Redis', { skip: redis.skip }
     const again = await check('domain=Taken.COM');
     assert.equal(again.statusCode, 200, again.body);
     assert.deepEqual(
-      again.json().data.map((row: Row) => [row.domain, row.status, row.source]),
-      [['taken.com', 'registered', 'cache']],
+      again.json().data.map((row: Row) => [row.domain, row.status, row.source, row.cached]),
+      [['taken.com', 'registered', 'rdap', true]],
     );
     assert.deepEqual(events, ['begin taken.com', 'quota allowed']);
   });

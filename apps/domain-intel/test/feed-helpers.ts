@@ -52,6 +52,8 @@ export function whois(domain: string, status: string[], fetchedAt: string): Whoi
   const source = `https://rdap.example/domain/${domain}`;
   return {
     ...parsed,
+    source: 'rdap',
+    server: 'https://rdap.example/',
     rdap_sources: [source],
     missing: [],
     fetched_at: fetchedAt,
@@ -75,7 +77,13 @@ export class ScriptedRdap implements RdapClient {
     }));
   }
   notFound(domain: string): void {
-    this.answers.set(domain, (at) => ({ kind: 'not_found', source: 'https://rdap.example', checkedAt: at }));
+    this.answers.set(domain, (at) => ({
+      kind: 'not_found',
+      source: 'https://rdap.example',
+      via: 'rdap',
+      server: 'https://rdap.example/',
+      checkedAt: at,
+    }));
   }
   failing(domain: string): void {
     this.answers.set(domain, (at) => ({ kind: 'unknown', reason: 'timeout', message: 'timed out', checkedAt: at }));

@@ -12,6 +12,8 @@ export function simRdapEnv(sim: UpstreamSim, extra: Record<string, string> = {})
     RDAP_REQUEST_TIMEOUT_MS: '1000',
     RDAP_CONNECT_TIMEOUT_MS: '1000',
     RDAP_RETRY_MAX_WAIT_MS: '0',
+    // Only the simulator's bootstrap: the built-in table of extra servers names real registries.
+    RDAP_EXTRA_SERVERS: '{}',
     ...extra,
   };
 }

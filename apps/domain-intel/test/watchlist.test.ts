@@ -88,7 +88,8 @@ for (const target of databaseTargets()) {
 
       for (const [domain, code] of [
         ['not a name', 'invalid_domain'],
-        ['name.de', 'tld_without_rdap'],
+        // .gr: no RDAP server, and no WHOIS server at IANA.
+        ['name.gr', 'tld_without_registry_service'],
         ['sub.taken.org', 'subdomain_not_allowed'],
       ]) {
         const refused = await api('POST', '/account/watchlist', key, { domain });

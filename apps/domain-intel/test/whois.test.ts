@@ -88,9 +88,10 @@ for (const target of databaseTargets()) {
       const notRegistered = await whois('nobody-has-this.com');
       assert.equal(notRegistered.statusCode, 404);
       assert.equal(notRegistered.json().error.code, 'domain_not_registered');
-      const noRdap = await whois('example.io');
+      // .gr has neither an RDAP server nor a WHOIS server at IANA.
+      const noRdap = await whois('example.gr');
       assert.equal(noRdap.statusCode, 422);
-      assert.equal(noRdap.json().error.code, 'no_rdap_service');
+      assert.equal(noRdap.json().error.code, 'no_registry_service');
       const invalid = await whois('www.example.com');
       assert.equal(invalid.statusCode, 400);
       assert.equal(invalid.json().error.code, 'subdomain_not_allowed');

@@ -6,7 +6,7 @@ import type { RdapClient, RdapLookup } from '../rdap/types.ts';
 import type { ReservedNames } from './reserved-names.ts';
 import type { ZonePresence } from './zone-presence.ts';
 
-type CachedVerdict = Omit<Availability, 'domain' | 'source'>;
+type CachedVerdict = Omit<Availability, 'domain' | 'cached'>;
 type ParsedDomain = ReturnType<typeof parseDomain>;
 
 /** A check whose inputs are parsed and whose cache read is under way (AvailabilityService.begin). */
@@ -17,7 +17,7 @@ export interface StartedCheck {
 
 export interface AvailabilitySettings {
   deadlineMs: number;
-  ttlMs: { registered: number; available: number; unknown: number };
+  ttlMs: { registered: number; reserved: number; available: number; unknown: number };
 }
 
 export interface AvailabilityDependencies {
@@ -31,9 +31,11 @@ export interface AvailabilityDependencies {
 }
 
 /**
- * Tri-state availability, decided in this order: syntax rules (invalid), the registry's
- * reserved list (reserved), the cache, the latest zone snapshot (registered), then RDAP:
- * the registry's 404 is `available`, a record is `registered`, anything else `unknown`.
+ * Tri-state availability, decided in this order: syntax rules (invalid), the reserved-name lists
+ * (reserved), the cache, the latest zone snapshot (registered), then the TLD's registry through
+ * RDAP or port-43 WHOIS (registry/): its own "no such domain" is `available`, a record is
+ * `registered`, its reserved text `reserved`, anything else `unknown`. Every answer names its
+ * evidence (`source`, `server`); a cached one keeps it and says `cached`.
  */
 export class AvailabilityService {
   readonly #deps: AvailabilityDependencies;
@@ -61,7 +63,7 @@ export class AvailabilityService {
     const parsed = inputs.map((input) => parseDomain(input));
     const toLookUp = new Map<string, NormalizedDomain>();
     for (const result of parsed) {
-      if (result.ok && !this.#deps.reserved.has(result.domain)) toLookUp.set(result.domain.name, result.domain);
+      if (result.ok && !this.#deps.reserved.listOf(result.domain)) toLookUp.set(result.domain.name, result.domain);
     }
     const domains = [...toLookUp.values()];
     // The cache never fails (a store that cannot answer is a miss), so a check never finished leaves no rejection.
@@ -94,8 +96,17 @@ export class AvailabilityService {
         };
       }
       const { name } = result.domain;
-      if (this.#deps.reserved.has(result.domain)) {
-        return { domain: name, available: false, status: 'reserved', source: 'rules', checked_at: this.#now() };
+      const reservedBy = this.#deps.reserved.listOf(result.domain);
+      if (reservedBy) {
+        return {
+          domain: name,
+          available: false,
+          status: 'reserved',
+          source: 'reserved',
+          checked_at: this.#now(),
+          reason: 'reserved',
+          message: `${name} is reserved: ${reservedBy}.`,
+        };
       }
       return decided.get(name) as Availability;
     });
@@ -110,7 +121,7 @@ export class AvailabilityService {
     const misses: NormalizedDomain[] = [];
     domains.forEach((domain, index) => {
       const hit = cached[index];
-      if (hit) results.set(domain.name, { domain: domain.name, ...hit, source: 'cache' });
+      if (hit) results.set(domain.name, { domain: domain.name, ...hit, cached: true });
       else misses.push(domain);
     });
     await Promise.all(
@@ -129,7 +140,7 @@ export class AvailabilityService {
     const result = toResult(name, lookup);
     // Our own deadline says nothing about the name, so it is not remembered.
     if (lookup.kind !== 'unknown' || lookup.reason !== 'deadline_exceeded') {
-      const { domain: _domain, source: _source, ...verdict } = result;
+      const { domain: _domain, ...verdict } = result;
       await this.#deps.cache.set(name, verdict, this.#settings.ttlMs[result.status]);
     }
     return result;
@@ -146,7 +157,7 @@ export class AvailabilityService {
     }
   }
 
-  /** The RDAP engine honours the deadline itself; the race guarantees it even if a layer does not. */
+  /** The registry client honours the deadline itself; the race guarantees it even if a layer does not. */
   async #lookupWithin(name: string, deadline: number): Promise<RdapLookup> {
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
@@ -179,7 +190,7 @@ export class AvailabilityService {
       return {
         kind: 'unknown',
         reason: 'upstream_error',
-        message: 'The RDAP lookup failed unexpectedly.',
+        message: 'The registry lookup failed unexpectedly.',
         checkedAt: this.#now(),
       };
     } finally {
@@ -192,27 +203,48 @@ export class AvailabilityService {
   }
 }
 
-type RdapDecidedStatus = keyof AvailabilitySettings['ttlMs'];
+type RegistryDecidedStatus = keyof AvailabilitySettings['ttlMs'];
 
-function toResult(name: string, lookup: RdapLookup): Availability & { status: RdapDecidedStatus } {
+function toResult(name: string, lookup: RdapLookup): Availability & { status: RegistryDecidedStatus } {
   switch (lookup.kind) {
     case 'found':
       return {
         domain: name,
         available: false,
         status: 'registered',
-        source: 'rdap',
+        source: lookup.record.source,
+        server: lookup.record.server,
         checked_at: lookup.record.fetched_at,
         registry_status: lookup.record.status,
       };
     case 'not_found':
-      return { domain: name, available: true, status: 'available', source: 'rdap', checked_at: lookup.checkedAt };
+      return {
+        domain: name,
+        available: true,
+        status: 'available',
+        source: lookup.via,
+        server: lookup.server,
+        checked_at: lookup.checkedAt,
+      };
+    case 'reserved':
+      return {
+        domain: name,
+        available: false,
+        status: 'reserved',
+        source: lookup.via,
+        server: lookup.server,
+        checked_at: lookup.checkedAt,
+        reason: 'reserved',
+        message: lookup.message,
+      };
     case 'unknown':
       return {
         domain: name,
         available: null,
         status: 'unknown',
-        source: 'rdap',
+        // Without `via` no registry was asked (no server known): our own tables decided.
+        source: lookup.via ?? 'rules',
+        ...(lookup.server ? { server: lookup.server } : {}),
         checked_at: lookup.checkedAt,
         reason: lookup.reason,
         message: lookup.message,

@@ -3,7 +3,7 @@ import { createCache } from '../cache/cache.ts';
 import type { Config } from '../config.ts';
 import type { RdapClient } from '../rdap/types.ts';
 import { AvailabilityService } from './availability-service.ts';
-import { ReservedNames } from './reserved-names.ts';
+import { createReservedNames } from './reserved-names.ts';
 import type { ZonePresence } from './zone-presence.ts';
 
 export * from './availability-service.ts';
@@ -27,7 +27,7 @@ export function createAvailabilityService(
         maxEntries: config.CHECK_CACHE_MAX_ENTRIES,
         onError: deps.onError,
       }),
-      reserved: new ReservedNames(config.CHECK_RESERVED_NAMES),
+      reserved: createReservedNames(config),
       clock: deps.clock,
       zonePresence: deps.zonePresence,
       onError: deps.onError,
@@ -36,6 +36,7 @@ export function createAvailabilityService(
       deadlineMs: config.CHECK_DEADLINE_MS,
       ttlMs: {
         registered: config.CHECK_CACHE_TTL_REGISTERED_S * 1000,
+        reserved: config.CHECK_CACHE_TTL_REGISTERED_S * 1000,
         available: config.CHECK_CACHE_TTL_AVAILABLE_S * 1000,
         unknown: config.CHECK_CACHE_TTL_UNKNOWN_S * 1000,
       },

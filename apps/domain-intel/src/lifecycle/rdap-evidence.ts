@@ -25,6 +25,8 @@ export type RdapVerdict =
  */
 export function judgeRdapAnswer(current: PipelineStatus, lookup: RdapLookup): RdapVerdict {
   if (lookup.kind === 'unknown') return { kind: 'unknown', reason: lookup.reason };
+  // A registry that blocks a deleted name has not released it: no drop to verify, nor a restore.
+  if (lookup.kind === 'reserved') return { kind: 'unknown', reason: 'reserved' };
   if (lookup.kind === 'not_found') {
     return {
       kind: 'transition',
@@ -81,6 +83,8 @@ export type RdapStanding =
  */
 export function rdapStanding(lookup: RdapLookup): RdapStanding {
   if (lookup.kind === 'unknown') return { kind: 'unknown', reason: lookup.reason };
+  // Reserved is not registrable, yet has no registration to follow: the watch stays open, saying why.
+  if (lookup.kind === 'reserved') return { kind: 'unknown', reason: 'reserved' };
   if (lookup.kind === 'not_found') return { kind: 'available', detail: { server: lookup.source } };
   const { record } = lookup;
   const expiresAt = record.expires_at === null ? Number.NaN : Date.parse(record.expires_at);

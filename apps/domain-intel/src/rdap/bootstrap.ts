@@ -16,6 +16,11 @@ export interface RdapBootstrapOptions {
   source: string;
   /** TLD → base URL, for TLDs missing from (or wrong in) the bootstrap file. Wins over the file. */
   overrides: Readonly<Record<string, string>>;
+  /**
+   * TLD → base URLs registries publish but the file lacks (RDAP_EXTRA_SERVERS): asked only for
+   * TLDs the file does not name, and also when the file cannot be loaded.
+   */
+  extras?: Readonly<Record<string, readonly string[]>>;
   /** Where the downloaded file is kept between restarts; undefined keeps it in memory only. */
   cacheFile: string | undefined;
   refreshMs: number;
@@ -24,9 +29,12 @@ export interface RdapBootstrapOptions {
   onError?: (error: unknown) => void;
 }
 
+/** Where a TLD's RDAP servers were found: RDAP_BOOTSTRAP_OVERRIDES, IANA's file, or RDAP_EXTRA_SERVERS. */
+export type RdapServerOrigin = 'override' | 'iana' | 'extra';
+
 export type BootstrapAnswer =
   /** The base URLs (each ending in `/`) serving `tld`, in the file's order. */
-  | { kind: 'servers'; tld: string; baseUrls: string[] }
+  | { kind: 'servers'; tld: string; baseUrls: string[]; origin: RdapServerOrigin }
   /** Neither the file nor the overrides name a server for this suffix. */
   | { kind: 'none' }
   /** The bootstrap file could not be loaded and no copy of it is at hand. */
@@ -57,21 +65,55 @@ export class RdapBootstrap {
     const candidates = labels.map((_, index) => labels.slice(index).join('.'));
     for (const candidate of candidates) {
       const override = this.#options.overrides[candidate];
-      if (override) return { kind: 'servers', tld: candidate, baseUrls: [withTrailingSlash(override)] };
+      if (override)
+        return { kind: 'servers', tld: candidate, baseUrls: [withTrailingSlash(override)], origin: 'override' };
     }
+    let unavailable: string | undefined;
     try {
       await this.#ensureLoaded();
     } catch (error) {
-      return {
-        kind: 'unavailable',
-        message: `The RDAP bootstrap file could not be loaded: ${(error as Error).message}`,
-      };
+      unavailable = `The RDAP bootstrap file could not be loaded: ${(error as Error).message}`;
+    }
+    if (unavailable === undefined) {
+      for (const candidate of candidates) {
+        const baseUrls = this.#services?.get(candidate);
+        if (baseUrls && baseUrls.length > 0) return { kind: 'servers', tld: candidate, baseUrls, origin: 'iana' };
+      }
     }
     for (const candidate of candidates) {
-      const baseUrls = this.#services?.get(candidate);
-      if (baseUrls && baseUrls.length > 0) return { kind: 'servers', tld: candidate, baseUrls };
+      const extra = this.#options.extras?.[candidate];
+      if (extra && extra.length > 0) {
+        return { kind: 'servers', tld: candidate, baseUrls: extra.map(withTrailingSlash), origin: 'extra' };
+      }
     }
-    return { kind: 'none' };
+    return unavailable === undefined ? { kind: 'none' } : { kind: 'unavailable', message: unavailable };
+  }
+
+  /**
+   * Every TLD with an RDAP server, and where it was found (for /v1/tlds): the file's (loaded on
+   * demand; null when it cannot be), the extras and the overrides, in that order of precedence.
+   */
+  async allServers(): Promise<{
+    fileLoaded: boolean;
+    servers: Map<string, { baseUrls: string[]; origin: RdapServerOrigin }>;
+  }> {
+    const servers = new Map<string, { baseUrls: string[]; origin: RdapServerOrigin }>();
+    for (const [tld, urls] of Object.entries(this.#options.extras ?? {})) {
+      if (urls.length > 0) servers.set(tld, { baseUrls: urls.map(withTrailingSlash), origin: 'extra' });
+    }
+    let fileLoaded = true;
+    try {
+      await this.#ensureLoaded();
+    } catch {
+      fileLoaded = false;
+    }
+    for (const [tld, baseUrls] of this.#services ?? []) {
+      if (baseUrls.length > 0) servers.set(tld, { baseUrls, origin: 'iana' });
+    }
+    for (const [tld, url] of Object.entries(this.#options.overrides)) {
+      servers.set(tld, { baseUrls: [withTrailingSlash(url)], origin: 'override' });
+    }
+    return { fileLoaded, servers };
   }
 
   /** Resolves once no load or background refresh is in flight (its failure is the refresh's own). */

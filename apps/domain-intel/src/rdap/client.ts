@@ -74,15 +74,19 @@ export class HttpRdapClient implements RdapClient {
     // A bootstrap entry may list several servers of the same registry: the next one is asked when
     // one fails. Only an answer (a record or the registry's own 404) ends the round.
     let registryUrl = '';
+    let server = '';
     let registry: FetchOutcome | undefined;
     for (const baseUrl of baseUrls) {
+      server = baseUrl;
       registryUrl = new URL(`domain/${name}`, baseUrl).toString();
       registry = await http.getJson(registryUrl, remaining(), options.traffic, options.signal);
       if (registry.kind !== 'failure' || !canFailOver(registry) || remaining() <= 0) break;
     }
     if (!registry) return this.#unknown('no_rdap_server', `No RDAP server is known for .${suffix}.`);
-    if (registry.kind === 'not_found') return { kind: 'not_found', source: registry.url, checkedAt: this.#now() };
-    if (registry.kind === 'failure') return this.#fromFailure(registry);
+    if (registry.kind === 'not_found') {
+      return { kind: 'not_found', source: registry.url, via: 'rdap', server, checkedAt: this.#now() };
+    }
+    if (registry.kind === 'failure') return { ...this.#fromFailure(registry), server };
 
     let parsed: ParsedDomain;
     try {
@@ -112,6 +116,8 @@ export class HttpRdapClient implements RdapClient {
     const fetchedAt = this.#options.clock.now();
     const record: WhoisRecord = {
       ...parsed,
+      source: 'rdap',
+      server,
       rdap_sources: sources,
       missing,
       fetched_at: new Date(fetchedAt).toISOString(),
@@ -126,20 +132,22 @@ export class HttpRdapClient implements RdapClient {
     return baseUrls.filter((url) => url.startsWith('https:') || this.#options.allowInsecure);
   }
 
-  #fromFailure(failure: Extract<FetchOutcome, { kind: 'failure' }>): RdapLookup {
+  #fromFailure(failure: Extract<FetchOutcome, { kind: 'failure' }>): UnknownLookup {
     // Our own guard refusing the registry's address means we have no usable server for it.
     const reason = failure.reason === 'blocked_address' ? 'no_rdap_server' : failure.reason;
     return this.#unknown(reason, failure.message);
   }
 
-  #unknown(reason: RdapFailureReason, message: string): RdapLookup {
-    return { kind: 'unknown', reason, message, checkedAt: this.#now() };
+  #unknown(reason: RdapFailureReason, message: string): UnknownLookup {
+    return { kind: 'unknown', reason, message, checkedAt: this.#now(), via: 'rdap' };
   }
 
   #now(): string {
     return new Date(this.#options.clock.now()).toISOString();
   }
 }
+
+type UnknownLookup = Extract<RdapLookup, { kind: 'unknown' }>;
 
 /** Failures of one server that another server of the same registry may not share. */
 function canFailOver(failure: Extract<FetchOutcome, { kind: 'failure' }>): boolean {

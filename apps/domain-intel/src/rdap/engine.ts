@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Clock } from '@repo/server-kit';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
+import { loadExtraRdapServers } from '../tlds/tld-data.ts';
 import { type AdaptiveRateSettings, MemoryAdaptiveRateStore } from './adaptive-rate-state.ts';
 import { AdaptiveRates, type EffectiveRate, type RateChangeLog } from './adaptive-rates.ts';
 import { RdapBootstrap } from './bootstrap.ts';
@@ -23,6 +24,8 @@ export interface RdapEngine extends RdapClient {
   registryRateOf(tld: string): Promise<RegistryRate | null>;
   /** Each RDAP host's effective rate (lowered after its 429s) against its configured one, for /metrics. */
   effectiveRates(): Promise<EffectiveRate[]>;
+  /** Every TLD with an RDAP server and where it was found (for /v1/tlds). */
+  allServers: RdapBootstrap['allServers'];
   close(): Promise<void>;
 }
 
@@ -39,23 +42,19 @@ export function createRdapEngine(
   redis?: Redis,
   log?: RateChangeLog,
 ): RdapEngine {
-  const hostRates = new HostRates(config.RDAP_HOST_RATE_PER_SECOND, config.RDAP_HOST_RATES);
-  const adaptiveSettings: AdaptiveRateSettings = {
-    decreaseFactor: config.RDAP_RATE_DECREASE_FACTOR,
-    minPerSecond: config.RDAP_MIN_RATE_PER_SECOND,
-    recoveryMs: config.RDAP_RATE_RECOVERY_SECONDS * 1000,
-  };
-  // With Redis, every API instance and worker shares each registry's rate, its slowing and pauses.
-  const adaptive = new AdaptiveRates({
-    store: redis ? new RedisAdaptiveRateStore(redis, adaptiveSettings) : new MemoryAdaptiveRateStore(adaptiveSettings),
-    rates: hostRates,
+  const { adaptive, limits } = createHostLimits({
+    rates: new HostRates(config.RDAP_HOST_RATE_PER_SECOND, config.RDAP_HOST_RATES),
+    settings: {
+      decreaseFactor: config.RDAP_RATE_DECREASE_FACTOR,
+      minPerSecond: config.RDAP_MIN_RATE_PER_SECOND,
+      recoveryMs: config.RDAP_RATE_RECOVERY_SECONDS * 1000,
+    },
+    interactiveShare: config.RDAP_INTERACTIVE_SHARE,
     clock,
     onError,
-    ...(log ? { log } : {}),
+    redis,
+    log,
   });
-  const limits = redis
-    ? HostLimits.shared(redis, adaptive, config.RDAP_INTERACTIVE_SHARE)
-    : HostLimits.inProcess(adaptive, config.RDAP_INTERACTIVE_SHARE);
   const http = new RdapHttp({
     allowInsecure: config.RDAP_ALLOW_INSECURE,
     connectTimeoutMs: config.RDAP_CONNECT_TIMEOUT_MS,
@@ -76,6 +75,7 @@ export function createRdapEngine(
   const bootstrap = new RdapBootstrap({
     source: config.RDAP_BOOTSTRAP_URL,
     overrides: config.RDAP_BOOTSTRAP_OVERRIDES,
+    extras: config.RDAP_EXTRA_SERVERS ?? loadExtraRdapServers().servers,
     cacheFile: bootstrapCacheFile(config),
     refreshMs: config.RDAP_BOOTSTRAP_REFRESH_HOURS * 3_600_000,
     fetchTimeoutMs: config.RDAP_REQUEST_TIMEOUT_MS * 2,
@@ -97,10 +97,39 @@ export function createRdapEngine(
       return host === null ? null : { host, perSecond: await limits.backgroundPerSecond(host) };
     },
     effectiveRates: () => adaptive.effectiveRates(),
+    allServers: () => bootstrap.allServers(),
     async close() {
       await Promise.all([http.close(), bootstrap.close()]);
     },
   };
+}
+
+/**
+ * Per-host request limits at each host's effective rate (lowered after throttling, recovering
+ * when quiet): in this process, or with Redis shared by every API instance and worker, each
+ * registry's rate, its slowing and its pauses. RDAP hosts and WHOIS servers each get their own.
+ */
+export function createHostLimits(options: {
+  rates: HostRates;
+  settings: AdaptiveRateSettings;
+  interactiveShare: number;
+  clock: Clock;
+  onError: (error: unknown) => void;
+  redis?: Redis | undefined;
+  log?: RateChangeLog | undefined;
+}): { adaptive: AdaptiveRates; limits: HostLimits } {
+  const { redis, settings } = options;
+  const adaptive = new AdaptiveRates({
+    store: redis ? new RedisAdaptiveRateStore(redis, settings) : new MemoryAdaptiveRateStore(settings),
+    rates: options.rates,
+    clock: options.clock,
+    onError: options.onError,
+    ...(options.log ? { log: options.log } : {}),
+  });
+  const limits = redis
+    ? HostLimits.shared(redis, adaptive, options.interactiveShare)
+    : HostLimits.inProcess(adaptive, options.interactiveShare);
+  return { adaptive, limits };
 }
 
 /**

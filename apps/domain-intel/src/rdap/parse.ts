@@ -26,7 +26,15 @@ import type {
 export { normalizeStatus } from './status.ts';
 
 /** What the client adds after fetching (sources, time, ages); the rest comes from the documents. */
-type FetchFacts = 'rdap_sources' | 'missing' | 'fetched_at' | 'age_days' | 'expires_in_days' | 'records';
+type FetchFacts =
+  | 'source'
+  | 'server'
+  | 'rdap_sources'
+  | 'missing'
+  | 'fetched_at'
+  | 'age_days'
+  | 'expires_in_days'
+  | 'records';
 
 /** One server's answer read into our record, before any registrar data is merged in. */
 export type ParsedDomain = Omit<WhoisRecord, FetchFacts>;

@@ -28,16 +28,32 @@ export interface RawRdapDocuments {
   registrar: Record<string, unknown> | null;
 }
 
+/** How the registry was asked. */
+export type LookupProtocol = 'rdap' | 'whois';
+
+/**
+ * What the TLD's registry said about a name, through RDAP or (for TLDs without RDAP) port-43
+ * WHOIS. `server` is the server asked: an RDAP base URL, or a WHOIS server as `host:port`.
+ */
 export type RdapLookup =
   /** The registry has a record: the name is registered. */
   | { kind: 'found'; record: WhoisRecord; raw: RawRdapDocuments }
-  /** The TLD's authoritative registry server answered 404: not registered. */
-  | { kind: 'not_found'; source: string; checkedAt: string }
+  /** The TLD's authoritative server said it has no such domain (RDAP 404, its own WHOIS "not found" text). */
+  | { kind: 'not_found'; source: string; via: LookupProtocol; server: string; checkedAt: string }
+  /** The registry's own WHOIS answer says the name is reserved or blocked: not registrable. */
+  | { kind: 'reserved'; via: LookupProtocol; server: string; message: string; checkedAt: string }
   /**
    * No reliable answer: timeout, 429, 5xx, malformed or oversize response, open circuit,
-   * no RDAP server for the TLD. Never read as "available".
+   * a throttling or unrecognised WHOIS text, no server for the TLD. Never read as "available".
    */
-  | { kind: 'unknown'; reason: RdapFailureReason; message: string; checkedAt: string };
+  | {
+      kind: 'unknown';
+      reason: RdapFailureReason;
+      message: string;
+      checkedAt: string;
+      via?: LookupProtocol;
+      server?: string;
+    };
 
 export type RdapFailureReason =
   | 'timeout'
@@ -48,7 +64,17 @@ export type RdapFailureReason =
   | 'circuit_open'
   | 'no_rdap_server'
   | 'network_error'
-  | 'deadline_exceeded';
+  | 'deadline_exceeded'
+  /** Neither an RDAP nor a WHOIS server is known for the TLD. */
+  | 'no_source'
+  /** WHOIS: an answer that matches none of the server's known texts (never read as "available"). */
+  | 'unrecognized_answer'
+  /** WHOIS: the server answered nothing. */
+  | 'empty_answer'
+  /** WHOIS: the server sent us to another server instead of answering for its TLD. */
+  | 'referral'
+  /** WHOIS: no table of this server's answers, and the answer is not plainly a record of the name. */
+  | 'no_pattern_table';
 
 /**
  * Who is waiting for a lookup: a customer's call (`/v1/check`, `/v1/whois`, suggestions) or the

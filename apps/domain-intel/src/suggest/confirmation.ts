@@ -4,6 +4,8 @@ export interface AvailabilityVerdict {
   available: boolean | null;
   status: string;
   source: string;
+  server?: string;
+  cached?: boolean;
   checked_at: string;
   reason?: string;
 }

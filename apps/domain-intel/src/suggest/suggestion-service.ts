@@ -82,6 +82,8 @@ export class SuggestionService {
         tld: candidate.tld,
         available: true as const,
         source: verdict.source,
+        ...(verdict.server ? { server: verdict.server } : {}),
+        ...(verdict.cached ? { cached: true } : {}),
         score,
         kind: candidate.kind,
         checked_at: verdict.checked_at,

@@ -64,7 +64,7 @@ export function transitionOf(from: WatchStatus, to: WatchStatus): WatchTransitio
  * zone on hold or in its grace period; only the zone or a deletion status says more).
  */
 export function observe(current: WatchState, observation: Observation): Outcome {
-  const rdapOnly = observation.evidence.source === 'rdap';
+  const rdapOnly = observation.evidence.source === 'rdap' || observation.evidence.source === 'whois';
   const to =
     rdapOnly && observation.status === 'registered' && current.status === 'left-zone'
       ? current.status

@@ -91,8 +91,8 @@ export class WatchlistService {
     const domain = normalizeDomain(rawDomain);
     if ((await this.deps.rdap.hasServerFor(domain.tld)) === false) {
       throw appError(
-        'tld_without_rdap',
-        `.${domain.tld} has no RDAP service we can ask, so ${domain.name} cannot be followed.`,
+        'tld_without_registry_service',
+        `.${domain.tld} has no RDAP or WHOIS server we can ask, so ${domain.name} cannot be followed.`,
         {
           details: { domain: domain.name },
         },
@@ -258,9 +258,9 @@ export class WatchlistService {
       };
     }
     report.checked += 1;
-    const standing = rdapStanding(
-      await this.deps.rdap.lookupDomain(domain, { traffic: 'background', registryOnly: true, deadline }),
-    );
+    // Through RDAP, or port-43 WHOIS for a TLD without RDAP, at the background share of that server's rate.
+    const lookup = await this.deps.rdap.lookupDomain(domain, { traffic: 'background', registryOnly: true, deadline });
+    const standing = rdapStanding(lookup);
     const status = watchStatusOfRdap(standing);
     if (standing.kind === 'unknown' || status === null) {
       report.unknown += 1;
@@ -272,7 +272,11 @@ export class WatchlistService {
       at: checkedAt,
       expectedDropAt: null,
       expiresAt: standing.kind === 'available' ? null : standing.expiresAt,
-      evidence: { source: 'rdap', at: new Date(checkedAt).toISOString(), detail: standing.detail },
+      evidence: {
+        source: lookup.kind === 'found' ? lookup.record.source : lookup.kind === 'unknown' ? 'rdap' : lookup.via,
+        at: new Date(checkedAt).toISOString(),
+        detail: standing.detail,
+      },
     };
   }
 

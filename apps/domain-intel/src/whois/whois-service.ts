@@ -32,7 +32,8 @@ export class WhoisService {
     const lookup = await this.deps.rdap.lookupDomain(name, { traffic: 'interactive' });
     // A lookup cut short by our own deadline says nothing about the registry.
     if (lookup.kind !== 'unknown' || lookup.reason !== 'deadline_exceeded') {
-      await this.deps.cache.set(name, lookup, this.ttlMs[lookup.kind]);
+      // A reserved name stays reserved about as long as a record stays as it is.
+      await this.deps.cache.set(name, lookup, this.ttlMs[lookup.kind === 'reserved' ? 'found' : lookup.kind]);
     }
     return this.#answer(lookup, false);
   }

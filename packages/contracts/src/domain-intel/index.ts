@@ -9,4 +9,5 @@ export * from './quota.ts';
 export * from './signup.ts';
 export * from './snapshots.ts';
 export * from './suggest.ts';
+export * from './tlds.ts';
 export * from './whois.ts';

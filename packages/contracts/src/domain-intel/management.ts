@@ -80,13 +80,13 @@ export type WatchStatus = (typeof WATCH_STATUSES)[number];
 
 /** What a watched name's status last came from. */
 export const WatchEvidence = Type.Object({
-  source: Literals(['rdap', 'zone', 'lifecycle'] as const, {
+  source: Literals(['rdap', 'whois', 'zone', 'lifecycle'] as const, {
     description:
-      'rdap: the registry RDAP answer; zone: our zone snapshot of a tracked TLD; lifecycle: the drop pipeline (zone diff and its RDAP re-checks)',
+      "rdap: the registry's RDAP answer; whois: the registry's port-43 WHOIS answer (TLDs without RDAP); zone: our zone snapshot of a tracked TLD; lifecycle: the drop pipeline (zone diff and its RDAP re-checks)",
   }),
   at: time('When that evidence was seen'),
   detail: Type.Record(Type.String(), Type.Unknown(), {
-    description: 'What the source said: RDAP status list and server, snapshot date, lifecycle status, …',
+    description: 'What the source said: the registry status list and server, snapshot date, lifecycle status, …',
   }),
 });
 export type WatchEvidence = Static<typeof WatchEvidence>;

@@ -121,7 +121,15 @@ export const WhoisRecord = Type.Object({
       { description: 'null when neither registry nor registrar publishes a registrant' },
     ),
   ),
-  rdap_sources: Type.Array(Type.String(), { description: 'RDAP URLs asked, registry first' }),
+  source: Type.Union([Type.Literal('rdap'), Type.Literal('whois')], {
+    description: "Which protocol the registry's answer came by: RDAP, or port-43 WHOIS for TLDs without RDAP",
+  }),
+  server: Type.String({
+    description: 'The registry server asked: the RDAP base URL, or the WHOIS server as host:port',
+  }),
+  rdap_sources: Type.Array(Type.String(), {
+    description: 'RDAP URLs asked, registry first (for a WHOIS answer, the whois:// URL of the query)',
+  }),
   missing: Type.Array(Type.String(), {
     description: 'Parts that could not be fetched, e.g. registrar_record when the registrar server failed',
   }),
@@ -156,7 +164,11 @@ export const WhoisRecord = Type.Object({
         registry: Type.Record(Type.String(), Type.Unknown()),
         registrar: Nullable(Type.Record(Type.String(), Type.Unknown())),
       },
-      { description: 'With ?raw=1: the RDAP documents as the servers sent them' },
+      {
+        description:
+          'With ?raw=1: the RDAP documents as the servers sent them; for a WHOIS answer, registry is ' +
+          '{"whois": "<the answer text as decoded>"}',
+      },
     ),
   ),
 });

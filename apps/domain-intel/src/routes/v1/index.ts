@@ -7,6 +7,7 @@ import quota from './quota.ts';
 import sample from './sample.ts';
 import snapshots from './snapshots.ts';
 import suggest from './suggest.ts';
+import tlds from './tlds.ts';
 import watchlist from './watchlist.ts';
 import whois from './whois.ts';
 
@@ -25,4 +26,5 @@ export async function v1Routes(app: FastifyInstance): Promise<void> {
   await app.register(snapshots);
   await app.register(deliveries);
   await app.register(watchlist);
+  await app.register(tlds);
 }

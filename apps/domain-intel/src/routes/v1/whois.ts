@@ -10,25 +10,31 @@ import type { RdapLookup } from '../../rdap/types.ts';
 
 /** How a lookup without a record is told to the caller. */
 function lookupError(name: string, lookup: Exclude<RdapLookup, { kind: 'found' }>): AppError {
-  if (lookup.kind === 'not_found') {
-    return appError('domain_not_registered', `${name} is not registered: the registry has no record of it.`, {
-      details: { domain: name, source: lookup.source },
-    });
+  switch (lookup.kind) {
+    case 'not_found':
+      return appError('domain_not_registered', `${name} is not registered: the registry has no record of it.`, {
+        details: { domain: name, source: lookup.via, server: lookup.server },
+      });
+    case 'reserved':
+      return appError('domain_reserved', `${name} is reserved: ${lookup.message}`, {
+        details: { domain: name, source: lookup.via, server: lookup.server },
+      });
+    case 'unknown':
+      if (lookup.reason === 'no_source') {
+        return appError('no_registry_service', `Neither an RDAP nor a WHOIS server is known for the TLD of ${name}.`, {
+          details: { domain: name },
+        });
+      }
+      return appError('upstream_unavailable', `The registry gave no usable answer: ${lookup.message}`, {
+        details: { domain: name, reason: lookup.reason, ...(lookup.server ? { server: lookup.server } : {}) },
+      });
   }
-  if (lookup.reason === 'no_rdap_server') {
-    return appError('no_rdap_service', `The registry of ${name} offers no RDAP service we can query.`, {
-      details: { domain: name },
-    });
-  }
-  return appError('upstream_unavailable', `The registry's RDAP server gave no usable answer: ${lookup.message}`, {
-    details: { domain: name, reason: lookup.reason },
-  });
 }
 
 const whoisRoute: FastifyPluginAsyncTypebox = async (app) => {
   const lookups = new Counter({
     name: `${app.metrics.prefix}whois_lookups_total`,
-    help: '/v1/whois RDAP lookups by outcome (found, not_found, or the unknown reason)',
+    help: '/v1/whois registry lookups by outcome (found, not_found, reserved, or the unknown reason)',
     labelNames: ['outcome'],
     registers: [app.metrics.registry],
   });
@@ -36,14 +42,17 @@ const whoisRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/whois/:name',
     {
       schema: {
-        summary: 'Structured WHOIS record of a domain, through RDAP',
+        summary: 'Structured WHOIS record of a domain, through RDAP or port-43 WHOIS',
         description:
-          "The registry's RDAP record, completed by the registrar's record (one `related` hop), both also " +
-          'kept apart under `records`; `?raw=1` adds the documents as sent. Answers are cached per outcome ' +
-          '(WHOIS_CACHE_TTL_*_S; `cached` and `fetched_at` say when the registry was asked). ' +
-          '404 `domain_not_registered` when the registry has no record; 422 `no_rdap_service` when the TLD has ' +
-          'no RDAP server; 503 `upstream_unavailable` when the registry times out, throttles or fails ' +
-          '(not counted against the quota).',
+          "The registry's record: through RDAP where the TLD has an RDAP server (completed by the registrar's " +
+          "record, one `related` hop), else through the TLD's port-43 WHOIS server, read into the same shape " +
+          '(`source` and `server` say which; what a WHOIS answer lacks is null). Both records are also kept ' +
+          'apart under `records`; `?raw=1` adds the documents (or the WHOIS text) as sent. Answers are cached ' +
+          'per outcome (WHOIS_CACHE_TTL_*_S; `cached` and `fetched_at` say when the registry was asked). ' +
+          '404 `domain_not_registered` when the registry has no record, `domain_reserved` when it says the ' +
+          'name is reserved; 422 `no_registry_service` when the TLD has neither an RDAP nor a WHOIS server; ' +
+          '503 `upstream_unavailable` when the registry times out, throttles or gives an answer we cannot ' +
+          'read (not counted against the quota).',
         tags: ['whois'],
         params: Type.Object({ name: Type.String({ maxLength: 512, description: 'Domain name (IDN allowed)' }) }),
         querystring: Type.Object({
