@@ -80,6 +80,10 @@ export const REDACTION_PLACEHOLDERS: readonly { pattern: RegExp; seen_in: string
     seen_in: 'likexian/whois-parser testdata/noterror/by_git.by.pre',
   },
   {
+    pattern: /^not shown(, please visit www\.dns\.be for webbased whois\.?)?$/i,
+    seen_in: 'test/fixtures/real/whois/whois.dns.be/weppos-be-status_registered.txt',
+  },
+  {
     pattern:
       /^please query the (rdds|whois) service of the registrar of record identified in this output for information on how to contact the registrant.*$/i,
     seen_in:

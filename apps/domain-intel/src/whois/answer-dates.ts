@@ -6,7 +6,8 @@ import { rdapDate } from '../rdap/dates.ts';
  * is not a date we can read without guessing. Seen in the real answers (test/fixtures/real/whois/):
  * `2019-08-29T02:41:07-0700` (basic offset), `2011-03-30T19:36:27+02:00`, `2013-04-21 01:05:35`,
  * `2014-04-21`, `2005/05/30`, JPRS `2001/02/21 00:00:00 (JST)`, `1997.09.23`, NIC.br `19990118`,
- * `23.01.2014`, Nominet `11-Jun-1999`, Verisign's old `11-jan-2009`. A time without an offset is
+ * `23.01.2014`, Nominet `11-Jun-1999`, Verisign's old `11-jan-2009`, Neustar's
+ * `Mon Apr 26 07:50:40 GMT 2010`, DNS Belgium's `Tue Dec 12 2000`. A time without an offset is
  * read as UTC, as the RDAP reader does. `01/02/2023` is ambiguous: it is read only when the answer
  * declares day-first (`order`) or one part is above 12; a time zone name we do not know fixes
  * nothing, so null.
@@ -61,6 +62,16 @@ function isoLike(value: string, order: DateOrder): string | null {
     return `${year}-${month?.padStart(2, '0')}-${day?.padStart(2, '0')}${time ? `T${time}` : ''}`;
   }
   // Neustar's `Mon Apr 26 07:50:40 GMT 2010` (the zone already taken off above would be in the middle here).
+  // DNS Belgium's `Tue Dec 12 2000` (no time).
+  const weekday = /^[A-Z][a-z]{2} ([A-Z][a-z]{2}) +(\d{1,2}) (\d{4})$/.exec(value);
+  if (weekday) {
+    const [, month, day, year] = weekday;
+    const date = DateTime.fromFormat(`${day?.padStart(2, '0')}-${month}-${year}`, 'dd-LLL-yyyy', {
+      zone: 'utc',
+      locale: 'en',
+    });
+    return date.isValid ? date.toISODate() : null;
+  }
   const unix = /^[A-Z][a-z]{2} ([A-Z][a-z]{2}) +(\d{1,2}) (\d{2}:\d{2}:\d{2}) (?:GMT|UTC) (\d{4})$/.exec(value);
   if (unix) {
     const [, month, day, time, year] = unix;

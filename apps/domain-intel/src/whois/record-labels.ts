@@ -35,6 +35,7 @@ export const RECORD_LABELS = {
     'domain registration date',
     'domain create date',
     'date registered',
+    'registered date',
     'domain dateregistered',
     'first registration date',
     'record created',

@@ -116,7 +116,12 @@ const RDAP_WORD_OF_EPP: Readonly<Record<string, string>> = { ok: 'active', linke
 function readStatuses(entries: AnswerEntry[]): string[] {
   const statuses: string[] = [];
   for (const value of valuesOf(entries, RECORD_LABELS.status)) {
-    const withoutLinks = value.replace(/\(?https?:\/\/\S+\)?/g, '').replace(/^\d{3}\s+/, '');
+    // `clientHold https://icann.org/epp#clientHold`, `serverUpdateProhibited (Protected by .auLOCKDOWN)`,
+    // JPRS `Connected (2010/09/30)`, .nz `200 Active`: the status without its link, remark or code.
+    const withoutLinks = value
+      .replace(/\(?https?:\/\/\S+\)?/g, '')
+      .replace(/\s*\([^)]*\)\s*$/, '')
+      .replace(/^\d{3}\s+/, '');
     for (const part of withoutLinks.split(',')) {
       const text = part.trim().replace(/\.$/, '');
       if (text === '' || /^no .*status.* listed$/i.test(text)) continue;
