@@ -5,7 +5,7 @@ import { mozSimPlugin } from './moz/index.ts';
 import { RdapSimControl, rdapSimPlugin } from './rdap/index.ts';
 import { StripeSimControl, type StripeSimOptions, stripeSimPlugin } from './stripe/index.ts';
 import { waybackSimPlugin } from './wayback/index.ts';
-import { SimWhoisServers, WhoisSimControl } from './whois/index.ts';
+import { SimWhoisServers, WhoisSimControl, whoisSimPlugin } from './whois/index.ts';
 import { SimWorld } from './world.ts';
 
 export interface UpstreamSimOptions {
@@ -50,6 +50,9 @@ export async function buildSimServer(world: SimWorld, stripeOptions: StripeSimOp
   const rdap = new RdapSimControl();
   app.decorate('rdap', rdap);
   await app.register(rdapSimPlugin, { prefix: '/rdap', world, control: rdap });
+  const whois = new WhoisSimControl();
+  app.decorate('whois', whois);
+  await app.register(whoisSimPlugin, { prefix: '/whois', control: whois });
   const webStats: WebSimStats = { wayback: { requests: 0 }, moz: { requests: 0 }, majestic: { requests: 0 } };
   app.decorate('webStats', webStats);
   await app.register(waybackSimPlugin, { prefix: '/wayback', world, stats: webStats.wayback });
@@ -67,7 +70,7 @@ export async function startUpstreamSim(options: UpstreamSimOptions = {}): Promis
   const app = await buildSimServer(world, options.stripe);
   const address = await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
   app.stripe.setBaseUrl(() => address);
-  const whois = new WhoisSimControl();
+  const whois = app.whois;
   const whoisServers = new SimWhoisServers(world, whois.faults);
   try {
     await whoisServers.open(new URL(address).hostname);
@@ -99,6 +102,7 @@ declare module 'fastify' {
     world: SimWorld;
     czds: CzdsSimControl;
     rdap: RdapSimControl;
+    whois: WhoisSimControl;
     webStats: WebSimStats;
     stripe: StripeSimControl;
   }

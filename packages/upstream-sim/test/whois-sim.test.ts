@@ -256,6 +256,25 @@ describe('upstream-sim WHOIS servers', () => {
     sim.whois.clearFaults();
   });
 
+  it('takes its fault switches and lists its servers over HTTP too, for the demo', async () => {
+    assert.deepEqual(await (await fetch(`${sim.url}/whois/servers`)).json(), sim.whois.servers());
+    const put = await fetch(`${sim.url}/whois/admin/faults/cnnic`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ empty: true }),
+    });
+    assert.equal(put.status, 200);
+    assert.equal((await ask('cnnic', 'free.cn')).bytes.length, 0);
+    assert.equal((await fetch(`${sim.url}/whois/admin/faults`, { method: 'DELETE' })).status, 200);
+    assert.match(text(await ask('cnnic', 'free.cn')), /^No matching record\.$/m);
+    const unknown = await fetch(`${sim.url}/whois/admin/faults/nope`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    assert.equal(unknown.status, 404);
+  });
+
   it('counts queries per server', async () => {
     sim.whois.resetCounts();
     await ask('cnnic', 'free.cn');
