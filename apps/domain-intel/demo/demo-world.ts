@@ -71,6 +71,8 @@ export async function openDemoWorld(dataDir: string, now = Date.now()): Promise<
   churn.seed();
   for (const name of WELL_KNOWN) world.register(name, { createdAt: Date.parse('1995-08-14T04:00:00Z') });
   for (const name of ACROSS_TLDS) world.register(name);
+  // JPRS answers EXAMPLE.JP with its own "Reserved" record (a real answer the simulated server copies).
+  world.reserved.set('jp', new Set(['example.jp']));
 
   if (state.replayed) {
     // The churn is deterministic: the same days from the same start give the same registries.
