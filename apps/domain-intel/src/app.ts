@@ -27,6 +27,7 @@ import { rdapPlanMetrics } from './http/rdap-plan-metrics.ts';
 import { rdapRateMetrics } from './http/rdap-rate-metrics.ts';
 import { refuseRepeatedQueryParameters } from './http/repeated-parameters.ts';
 import { errorSchemas } from './http/schemas.ts';
+import { refuseUnknownQueryParameters } from './http/unknown-parameters.ts';
 import { openApiWebhooks } from './http/webhook-docs.ts';
 import { jobsScheduler } from './jobs/scheduler-plugin.ts';
 import { accountApiRoutes } from './routes/account/index.ts';
@@ -141,6 +142,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await v1.register(crossOrigin);
       await v1.register(apiHeaders);
       await v1.register(authentication);
+      refuseUnknownQueryParameters(v1);
       await v1.register(v1Routes);
       if (options.extraV1Routes) await v1.register(options.extraV1Routes);
     },
