@@ -15,6 +15,7 @@ import { billingWebhookRoute } from './billing/webhook-route.ts';
 import type { Config } from './config.ts';
 import { type AppContext, type ContextOverrides, createContext } from './context.ts';
 import { dashboardRoutes } from './dashboard/index.ts';
+import { answerAccountSchemaErrors } from './http/account-validation.ts';
 import { apiHeaders } from './http/api-headers.ts';
 import { apiReference } from './http/api-reference.ts';
 import { authentication } from './http/authentication.ts';
@@ -152,6 +153,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     async (account) => {
       await account.register(apiHeaders);
       await account.register(authentication);
+      answerAccountSchemaErrors(account);
       await account.register(accountApiRoutes);
     },
     { prefix: '/account' },
