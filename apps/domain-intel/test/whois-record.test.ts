@@ -714,6 +714,132 @@ const RECORDS: [file: string, name: string, expected: Expected][] = [
       dnssec: null,
     },
   ],
+  [
+    'whois.denic.de/richardpenman-google.de.txt',
+    'google.de',
+    {
+      registrar: null,
+      created: null,
+      updated: '2018-03-12T21:44:25+01:00',
+      expires: null,
+      nameservers: google4,
+      status: ['connect'],
+      dnssec: null,
+    },
+  ],
+  [
+    'whois.dns.pl/richardpenman-allegro.pl.txt',
+    'allegro.pl',
+    {
+      registrar: 'Corporation Service Company',
+      created: '1999-10-27T13:00:00Z',
+      updated: '2017-10-17T07:01:25Z',
+      expires: '2018-10-26T15:00:00Z',
+      nameservers: ns('dns1.allegro.pl', 'dns2.allegro.pl', 'dns3.allegro.pl', 'dns4.allegro.pl'),
+      status: [],
+      dnssec: false,
+    },
+  ],
+  [
+    'whois.domain-registry.nl/richardpenman-app.nl.txt',
+    'app.nl',
+    {
+      registrar: 'Hosting Secure',
+      created: '1998-02-20',
+      updated: '2025-09-12',
+      expires: null,
+      nameservers: ns('ns1.hoasted.nl', 'ns2.hoasted.eu', 'ns3.hoasted.com'),
+      status: ['active'],
+      dnssec: true,
+    },
+  ],
+  [
+    'whois.eu/richardpenman-eurid.eu.txt',
+    'eurid.eu',
+    {
+      registrar: 'EURid vzw',
+      created: null,
+      expires: null,
+      nameservers: ns('ns3.eurid.eu', 'nsx.eurid.eu', 'ns1.eurid.eu', 'ns2.eurid.eu', 'ns4.eurid.eu', 'nsp.netnod.se'),
+      status: [],
+      dnssec: null,
+    },
+  ],
+  [
+    'whois.fi/richardpenman-druid.fi.txt',
+    'druid.fi',
+    {
+      registrar: 'CSL Computer Service Langenbach GmbH (d/b/a joker.com)',
+      created: '2012-07-18T04:04:23Z',
+      updated: '2019-03-19',
+      expires: '2022-07-17T22:16:55Z',
+      nameservers: ns('ns3.digitalocean.com', 'ns1.digitalocean.com', 'ns2.digitalocean.com'),
+      status: ['registered'],
+      dnssec: false,
+    },
+  ],
+  [
+    'whois.irs.net.nz/richardpenman-yahoo.co.nz.txt',
+    'yahoo.co.nz',
+    {
+      registrar: 'MarkMonitor. Inc',
+      created: '1997-05-04T12:00:00Z',
+      updated: '2025-04-07T09:13:29Z',
+      expires: null,
+      nameservers: ns('ns1.yahoo.com', 'ns3.yahoo.com', 'ns4.yahoo.com', 'ns5.yahoo.com'),
+      status: clientLocks,
+      dnssec: false,
+    },
+  ],
+  [
+    'whois.nic.ai/richardpenman-google.ai.txt',
+    'google.ai',
+    {
+      registrar: 'MarkMonitor Inc.',
+      iana_id: '292',
+      created: '2017-12-16T05:37:20Z',
+      updated: '2025-01-23T22:17:03Z',
+      expires: '2025-09-25T05:37:20Z',
+      nameservers: ns('ns2.zdns.google', 'ns3.zdns.google', 'ns4.zdns.google', 'ns1.zdns.google'),
+      status: clientLocks,
+      dnssec: false,
+    },
+  ],
+  [
+    'whois.nic.fr/richardpenman-google.fr.txt',
+    'google.fr',
+    {
+      registrar: 'MARKMONITOR Inc.',
+      created: '2000-07-26T22:00:00Z',
+      updated: '2025-12-03T10:12:00.351952Z',
+      expires: '2026-12-30T17:16:48Z',
+      nameservers: google4,
+      status: ['active'],
+      dnssec: null,
+    },
+  ],
+  [
+    'whois.nic.uk/richardpenman-amazon.co.uk.txt',
+    'amazon.co.uk',
+    {
+      registrar: 'Amazon.com, Inc. t/a Amazon.com, Inc.',
+      // `Registered on: before Aug-1996`
+      created: null,
+      updated: '2013-10-23',
+      expires: '2020-12-05',
+      nameservers: [
+        ...[1, 2, 3, 4].map((n) => `ns${n}.p31.dynect.net`),
+        'pdns1.ultradns.net',
+        'pdns2.ultradns.net',
+        'pdns3.ultradns.org',
+        'pdns4.ultradns.org',
+        'pdns5.ultradns.info',
+        'pdns6.ultradns.co.uk',
+      ],
+      status: ['registered until expiry date'],
+      dnssec: null,
+    },
+  ],
 ];
 
 function record(file: string, name: string): ParsedDomain {
@@ -764,6 +890,45 @@ describe('the rest of the record', () => {
       { name: 'nom-ns2.nominet.org.uk', ipv4: ['195.66.240.250'], ipv6: ['2a01:40:1001:37::2'] },
       { name: 'nom-ns3.nominet.org.uk', ipv4: ['213.219.13.194'], ipv6: [] },
     ]);
+  });
+
+  it('nameserver addresses in brackets (NASK) and parentheses (EURid)', () => {
+    const pl = record('whois.dns.pl/richardpenman-allegro.pl.txt', 'allegro.pl');
+    assert.deepEqual(pl.nameserver_details[0], { name: 'dns1.allegro.pl', ipv4: ['91.194.188.132'], ipv6: [] });
+    const eu = record('whois.eu/richardpenman-eurid.eu.txt', 'eurid.eu');
+    assert.deepEqual(eu.nameserver_details[0], {
+      name: 'ns3.eurid.eu',
+      ipv4: ['185.36.4.253'],
+      ipv6: ['2001:67c:9c:3937::253'],
+    });
+    assert.deepEqual(eu.nameserver_details.at(-1), { name: 'nsp.netnod.se', ipv4: [], ipv6: [] });
+  });
+
+  it('contacts of every role in the ICANN format (.ai, 2025)', () => {
+    const ai = record('whois.nic.ai/richardpenman-google.ai.txt', 'google.ai');
+    assert.equal(ai.registry_domain_id, '6eddd132ab114b12bd2bd4cf9c492a04-DONUTS');
+    for (const role of ['registrant', 'administrative'] as const) {
+      const contact = ai.contacts[role];
+      assert.equal(contact?.name, 'Domain Administrator', role);
+      assert.equal(contact?.organization, 'Google LLC', role);
+      assert.deepEqual(contact?.street, ['1600 Amphitheatre Parkway'], role);
+      assert.equal(contact?.city, 'Mountain View', role);
+      assert.equal(contact?.region, 'CA', role);
+      assert.equal(contact?.postal_code, '94043', role);
+      assert.equal(contact?.country, 'US', role);
+      assert.equal(contact?.phone, '+1.6502530000', role);
+      assert.equal(contact?.fax, '+1.6502530001', role);
+      assert.equal(contact?.email, 'dns-admin@google.com', role);
+      assert.deepEqual(contact?.redacted_fields, [], role);
+    }
+    assert.deepEqual(ai.registrant, {
+      name: 'Domain Administrator',
+      organization: 'Google LLC',
+      email: 'dns-admin@google.com',
+      country: 'US',
+      redacted: false,
+    });
+    assert.equal(ai.privacy_service, false);
   });
 
   it("the registrar's URL and abuse contact (.co, 2019)", () => {

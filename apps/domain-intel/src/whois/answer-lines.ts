@@ -20,7 +20,7 @@ const COMMENT = /^\s*(%|#|>>>|\*|\[ )/;
 const BRACKET_SECTION = /^\[([^\]]{1,40})\]$/;
 const BRACKET_LABEL = /^(?:[a-z]\.\s*)?\[([^\]]{1,40})\]\s*(.*)$/;
 const LABEL_VALUE = /^([^:\t]{1,60}?)\s*:\s*(.*)$/;
-const HOST_AND_ADDRESSES = /^[a-z0-9-]+(\.[a-z0-9-]+)+\.?(\s+\[?[0-9a-f.:]+\]?)+$/i;
+const HOST_AND_ADDRESSES = /^[a-z0-9-]+(\.[a-z0-9-]+)+\.?(\s+[[(]?[0-9a-f.:]+[\])]?)+$/i;
 
 export function normalizeLabel(label: string): string {
   return label
@@ -43,7 +43,8 @@ function indentOf(line: string): number {
 
 /** `Label: value`, unless the "label" is a URL's scheme or a sentence that happens to hold a colon. */
 function labelValue(text: string): { key: string; value: string } | null {
-  // A host name followed by its addresses (Nominet: `nom-ns2.nominet.org.uk 195.66.240.250 2a01:40:1001:37::2`).
+  // A host name followed by its addresses (Nominet: `nom-ns2.nominet.org.uk 195.66.240.250 2a01:40:1001:37::2`,
+  // EURid: `ns3.eurid.eu (2001:67c:9c:3937::253)`).
   if (HOST_AND_ADDRESSES.test(text)) return null;
   const match = LABEL_VALUE.exec(text);
   if (!match?.[1] || match[2] === undefined) return null;

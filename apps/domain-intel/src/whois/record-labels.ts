@@ -71,7 +71,7 @@ export const RECORD_LABELS = {
     'registrar registration expiration date',
   ],
   transferred: ['last transferred date', 'transferred', 'last transfer date'],
-  status: ['domain status', 'status', 'state', 'registration status', 'eppstatus', 'flags', 'query status'],
+  status: ['domain status', 'status', 'state', 'registration status', 'eppstatus', 'query status'],
   nameservers: [
     'name server',
     'name servers',

@@ -95,13 +95,13 @@ function readNameservers(entries: AnswerEntry[]): NameserverDetail[] {
   // Every label: .ai names them `Primary Server Hostname`, `Secondary Server Hostname`, ….
   const values = RECORD_LABELS.nameservers.flatMap((label) => valuesOf(entries, [label]));
   for (const value of values) {
-    // `ns1.example.com 192.0.2.1 2001:db8::1`, `ns1.example.com [192.0.2.1]`, `ns1.example.com.`
+    // `ns1.example.com 192.0.2.1 2001:db8::1`, `ns1.example.com [192.0.2.1]` (NASK), `ns1.example.com (192.0.2.1)` (EURid), `ns1.example.com.`
     const [first, ...rest] = value.split(/[\s,]+/).filter(Boolean);
     const name = first ? asciiName(first) : null;
     if (!name) continue;
     const detail = byName.get(name) ?? { name, ipv4: [], ipv6: [] };
     for (const token of rest) {
-      const address = token.replace(/^\[|\]$/g, '');
+      const address = token.replace(/^[[(]|[\])]$/g, '');
       if (isIP(address) === 4 && !detail.ipv4.includes(address)) detail.ipv4.push(address);
       if (isIP(address) === 6 && !detail.ipv6.includes(address)) detail.ipv6.push(address);
     }
