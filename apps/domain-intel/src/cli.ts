@@ -2,12 +2,14 @@
  * The `domain-intel` command: serve the API, run migrations, manage accounts and keys, and
  * (registered by their modules) zones, the pipeline and the worker.
  */
+import { systemClock } from '@repo/server-kit';
 import { packageVersion, runCli } from '@repo/server-kit/cli';
 import { Command } from 'commander';
 import { registerAccountCommands } from './cli/accounts-commands.ts';
 import { registerDeliveryCommands } from './cli/delivery-commands.ts';
 import { registerEnrichCommands } from './cli/enrich-commands.ts';
 import { registerJobsCommands } from './cli/jobs-commands.ts';
+import { registerTldsCommands } from './cli/tlds-commands.ts';
 import { registerWatchCommands } from './cli/watch-commands.ts';
 import { registerZonesCommands } from './cli/zones-commands.ts';
 import { loadDomainIntelConfig } from './config.ts';
@@ -63,6 +65,7 @@ registerJobsCommands(program, getContext);
 registerEnrichCommands(program, getContext);
 registerDeliveryCommands(program, getContext);
 registerWatchCommands(program, getContext);
+registerTldsCommands(program, () => ({ config: loadDomainIntelConfig(), clock: systemClock }));
 
 await runCli(program, {
   longRunning: ['serve'],

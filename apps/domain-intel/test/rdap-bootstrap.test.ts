@@ -57,12 +57,51 @@ describe('RDAP bootstrap', () => {
         'http://rdap.verisign.com/com/v1/',
       ]);
       const couk = await bootstrap.serversFor('co.uk');
-      assert.deepEqual(couk, { kind: 'servers', tld: 'uk', baseUrls: ['https://rdap.nominet.uk/uk/'] });
+      assert.deepEqual(couk, { kind: 'servers', tld: 'uk', baseUrls: ['https://rdap.nominet.uk/uk/'], origin: 'iana' });
       assert.deepEqual(urlsOf(await bootstrap.serversFor('io')), ['https://rdap.identitydigital.services/rdap/']);
       assert.deepEqual(urlsOf(await bootstrap.serversFor('org')), ['https://override.example/rdap/']);
       assert.equal((await bootstrap.serversFor('zz')).kind, 'none');
     } finally {
       await bootstrap.close();
+      dir.remove();
+    }
+  });
+
+  it('RDAP_BOOTSTRAP_OVERRIDES > the file > RDAP_EXTRA_SERVERS; the extras also serve while the file cannot load', async () => {
+    const dir = tempDir('bootstrap');
+    const file = path.join(dir.dir, 'dns.json');
+    writeFileSync(file, ianaShaped('https://rdap.verisign.com/com/v1/'));
+    const extras = {
+      de: ['https://rdap.denic.de'],
+      uk: ['https://extra.example/uk/'],
+      org: ['https://extra.example/org/'],
+    };
+    const bootstrap = new RdapBootstrap(
+      options(file, new ManualClock(), { overrides: { org: 'https://override.example/rdap/' }, extras }),
+    );
+    const missing = new RdapBootstrap(options(path.join(dir.dir, 'absent.json'), new ManualClock(), { extras }));
+    try {
+      assert.deepEqual(await bootstrap.serversFor('de'), {
+        kind: 'servers',
+        tld: 'de',
+        baseUrls: ['https://rdap.denic.de/'],
+        origin: 'extra',
+      });
+      assert.deepEqual(urlsOf(await bootstrap.serversFor('uk')), ['https://rdap.nominet.uk/uk/'], 'the file wins');
+      const org = await bootstrap.serversFor('org');
+      assert.deepEqual(
+        [urlsOf(org), org.kind === 'servers' && org.origin],
+        [['https://override.example/rdap/'], 'override'],
+      );
+      assert.deepEqual(urlsOf(await missing.serversFor('de')), ['https://rdap.denic.de/']);
+      assert.equal((await missing.serversFor('com')).kind, 'unavailable');
+      const all = await bootstrap.allServers();
+      assert.deepEqual(
+        [all.fileLoaded, all.servers.get('de')?.origin, all.servers.get('uk')?.origin, all.servers.get('org')?.origin],
+        [true, 'extra', 'iana', 'override'],
+      );
+    } finally {
+      await Promise.all([bootstrap.close(), missing.close()]);
       dir.remove();
     }
   });

@@ -1,8 +1,9 @@
 import type { Clock } from '@repo/server-kit';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
-import type { RateChangeLog } from '../rdap/adaptive-rates.ts';
+import type { AdaptiveRates, RateChangeLog } from '../rdap/adaptive-rates.ts';
 import { createHostLimits, createRdapEngine, type RdapEngine } from '../rdap/engine.ts';
+import type { HostLimits } from '../rdap/host-limits.ts';
 import { HostRates } from '../rdap/host-rates.ts';
 import { loadRootZone } from '../tlds/tld-data.ts';
 import { serverKey, WhoisTransport } from '../whois/transport.ts';
@@ -25,6 +26,42 @@ export function createRegistryEngine(
   log?: RateChangeLog,
 ): RegistryEngine {
   const rdap = createRdapEngine(config, clock, onError, redis, log);
+  const { transport, adaptive, limits } = createWhoisTransport(config, clock, onError, redis, log);
+  const ianaWhois = new Map<string, string>();
+  for (const entry of loadRootZone().entries) if (entry.whois) ianaWhois.set(entry.tld, entry.whois);
+  const whoisServers = new WhoisDirectory(ianaWhois, config.WHOIS_SERVERS);
+  const whois = new WhoisClient({ transport, clock, defaultBudgetMs: config.RDAP_LOOKUP_BUDGET_MS });
+  const client = new RegistryClient({ rdap, whois, whoisServers });
+  return {
+    ...rdap,
+    whoisServers,
+    lookupDomain: (name, options) => client.lookupDomain(name, options),
+    hasServerFor: (suffix) => client.hasServerFor(suffix),
+    async registryRateOf(tld) {
+      const viaRdap = await rdap.registryRateOf(tld);
+      if (viaRdap) return viaRdap;
+      const target = whoisServers.targetFor(tld);
+      if (!target) return null;
+      const host = serverKey(target.address);
+      return { host, perSecond: await limits.backgroundPerSecond(host) };
+    },
+    async effectiveRates() {
+      return [...(await rdap.effectiveRates()), ...(await adaptive.effectiveRates())];
+    },
+    async close() {
+      await Promise.all([rdap.close(), transport.close()]);
+    },
+  };
+}
+
+/** The port-43 transport of a process from configuration, with its per-server limits (shared through Redis when given). */
+export function createWhoisTransport(
+  config: Config,
+  clock: Clock,
+  onError: (error: unknown) => void,
+  redis?: Redis,
+  log?: RateChangeLog,
+): { transport: WhoisTransport; adaptive: AdaptiveRates; limits: HostLimits } {
   const { adaptive, limits } = createHostLimits({
     rates: new HostRates(config.WHOIS_HOST_RATE_PER_SECOND, config.WHOIS_HOST_RATES),
     settings: {
@@ -53,29 +90,5 @@ export function createRegistryEngine(
       resetTimeoutMs: config.RDAP_BREAKER_RESET_MS,
     },
   });
-  const ianaWhois = new Map<string, string>();
-  for (const entry of loadRootZone().entries) if (entry.whois) ianaWhois.set(entry.tld, entry.whois);
-  const whoisServers = new WhoisDirectory(ianaWhois, config.WHOIS_SERVERS);
-  const whois = new WhoisClient({ transport, clock, defaultBudgetMs: config.RDAP_LOOKUP_BUDGET_MS });
-  const client = new RegistryClient({ rdap, whois, whoisServers });
-  return {
-    ...rdap,
-    whoisServers,
-    lookupDomain: (name, options) => client.lookupDomain(name, options),
-    hasServerFor: (suffix) => client.hasServerFor(suffix),
-    async registryRateOf(tld) {
-      const viaRdap = await rdap.registryRateOf(tld);
-      if (viaRdap) return viaRdap;
-      const target = whoisServers.targetFor(tld);
-      if (!target) return null;
-      const host = serverKey(target.address);
-      return { host, perSecond: await limits.backgroundPerSecond(host) };
-    },
-    async effectiveRates() {
-      return [...(await rdap.effectiveRates()), ...(await adaptive.effectiveRates())];
-    },
-    async close() {
-      await Promise.all([rdap.close(), transport.close()]);
-    },
-  };
+  return { transport, adaptive, limits };
 }

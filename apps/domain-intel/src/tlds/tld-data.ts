@@ -22,13 +22,17 @@ const rdapBaseUrl = z
   .string()
   .url()
   .refine((url) => url.startsWith('https://') && url.endsWith('/'), 'an https URL ending in /');
-const provenance = z.object({
-  part: z.string().min(1),
-  repository: z.string().regex(/^[\w.-]+\/[\w.-]+$/),
-  path: z.string().min(1),
-  commit: z.string().regex(/^[0-9a-f]{40}$/),
-  commit_date: isoDate,
-});
+/** Where a part of a table was read: a public repository's copy at a commit, or IANA itself (`tlds refresh`). */
+const provenance = z.union([
+  z.object({
+    part: z.string().min(1),
+    repository: z.string().regex(/^[\w.-]+\/[\w.-]+$/),
+    path: z.string().min(1),
+    commit: z.string().regex(/^[0-9a-f]{40}$/),
+    commit_date: isoDate,
+  }),
+  z.object({ part: z.string().min(1), url: z.string().min(1), retrieved: isoDate }),
+]);
 
 const rootZoneFile = z.object({
   source: z.array(z.string().min(1)).min(1),
