@@ -5,7 +5,7 @@
  *   upstreams need credentials and network this demo does not assume;
  * - the Domain Intelligence API on SQLite under DATA_DIR, its real clients pointed at the
  *   simulator, and on first start the real pipeline run over a few simulated days so the
- *   feed holds RDAP-verified drops; a demo account with a fresh key;
+ *   feed holds RDAP-verified drops; a demo account whose key each start replaces;
  * - the social platform with demo users, mail, notifications, photos and the sample app;
  * - the sample app.
  *
@@ -14,6 +14,7 @@
 import path from 'node:path';
 import { ConfigError, emptyIsUnset, loadConfig, portNumber } from '@repo/server-kit';
 import { startUpstreamSim } from '@repo/upstream-sim';
+import { DEMO_EMAIL, replaceDemoKey } from 'domain-intel/demo/demo-key.ts';
 import { runDemoPipeline } from 'domain-intel/demo/demo-pipeline.ts';
 import { DEMO_DAYS, openDemoWorld } from 'domain-intel/demo/demo-world.ts';
 import { simulatorEnv } from 'domain-intel/demo/simulator-env.ts';
@@ -93,10 +94,8 @@ if (needsReplay) {
     replaying = false;
   }
 }
-const demoEmail = 'demo@domain-intel.example';
-const demoKey = (await ctx.accounts.findSummary(demoEmail))
-  ? await ctx.accounts.createKey(demoEmail, `npm start ${new Date().toISOString()}`)
-  : (await ctx.accounts.signUp({ email: demoEmail, plan: 'enterprise' })).key;
+// One demo key at a time: this start's replaces the previous start's (which would otherwise stay valid for good).
+const demoKey = await replaceDemoKey(ctx.accounts);
 await domainIntel.listen({ host, port: settings.DOMAIN_INTEL_PORT });
 
 const platformConfig = loadPlatformConfig({
@@ -116,7 +115,7 @@ const sampleApp = await startSampleApp({ host, port: settings.SAMPLE_APP_PORT, p
 // Sign-up confirmations and dashboard sign-in links go by mail; without SMTP_URL the demo writes them as files.
 const mailGoes =
   ctx.mailer?.transport === 'outbox'
-    ? `written to ${path.join(dataDir, 'outbox')}/*.eml`
+    ? `written to ${path.join(dataDir, 'outbox')}/*.eml, each with its plain text beside it as .txt`
     : `through ${ctx.mailer?.transport ?? 'nothing'}`;
 
 log(`
@@ -126,7 +125,7 @@ Domain Intelligence API   ${urls.domainIntel}
   API reference           ${urls.domainIntel}/docs
   Dashboard               ${urls.domainIntel}/dashboard
   Sign-up                 ${urls.domainIntel}/signup   (account mail: ${mailGoes})
-  Demo key (Enterprise)   ${demoKey.key}   (shown once; account ${demoEmail})
+  Demo key (Enterprise)   ${demoKey.key}   (shown once; replaces the last start's; account ${DEMO_EMAIL})
   Try                     curl -H "Authorization: Bearer ${demoKey.key}" "${urls.domainIntel}/v1/domains?limit=5"
 
 Social platform           ${urls.platform}
