@@ -314,6 +314,24 @@ describe('reading the real answers', () => {
     }
   });
 
+  it("a free-name answer naming another name is not that name's answer", () => {
+    const verisign = answers.get('whois.verisign-grs.com/likexian-com-notfound.txt') ?? '';
+    assert.equal(
+      kindOf(readWhoisAnswer({ server: 'whois.verisign-grs.com', name: 'example.com', text: verisign })),
+      'unrecognized_answer',
+    );
+    const sidn = answers.get('whois.domain-registry.nl/weppos-nl-status_available.txt') ?? '';
+    assert.equal(
+      kindOf(readWhoisAnswer({ server: 'whois.domain-registry.nl', name: 'google.nl', text: sidn })),
+      'unrecognized_answer',
+    );
+    const denic = answers.get('whois.denic.de/weppos-de-status_available.txt') ?? '';
+    assert.equal(
+      kindOf(readWhoisAnswer({ server: 'whois.denic.de', name: 'google.de', text: denic })),
+      'unrecognized_answer',
+    );
+  });
+
   it('a registered answer asked for another name is not read as that name', () => {
     const text = answers.get('whois.verisign-grs.com/weppos-com-status_registered.txt') ?? '';
     const reading = readWhoisAnswer({ server: 'whois.verisign-grs.com', name: 'example.com', text });

@@ -907,6 +907,7 @@ describe('the rest of the record', () => {
   it('contacts of every role in the ICANN format (.ai, 2025)', () => {
     const ai = record('whois.nic.ai/richardpenman-google.ai.txt', 'google.ai');
     assert.equal(ai.registry_domain_id, '6eddd132ab114b12bd2bd4cf9c492a04-DONUTS');
+    assert.equal(ai.contacts.registrant?.handle, '93b24aca40c6451785c486627aa03267-DONUTS');
     for (const role of ['registrant', 'administrative'] as const) {
       const contact = ai.contacts[role];
       assert.equal(contact?.name, 'Domain Administrator', role);

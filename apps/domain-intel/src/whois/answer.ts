@@ -51,13 +51,21 @@ function patternsOf(server: string, profile: WhoisServerProfile): Record<Pattern
   return patterns;
 }
 
-/** The matched text of the first pattern that matches, trimmed and shortened for a message. */
+/** The text of the first pattern that matches. */
 function firstMatch(patterns: RegExp[], text: string): string | null {
   for (const pattern of patterns) {
     const match = pattern.exec(text);
-    if (match) return match[0].trim().replace(/\s+/g, ' ').slice(0, 200);
+    if (match) return match[0];
   }
   return null;
+}
+
+/** A matched text for a message: one line, shortened. */
+const quoted = (text: string) => text.trim().replace(/\s+/g, ' ').slice(0, 200);
+
+/** The domain names a matched text mentions (`No match for "EXAMPLE.COM".`, `example.nl is free`). */
+function namesMentioned(text: string): string[] {
+  return [...text.matchAll(/[a-z0-9-]+(?:\.[a-z0-9-]+)+/gi)].flatMap((match) => asciiName(match[0]) ?? []);
 }
 
 const unknown = (reason: WhoisUnknownReason, message: string): WhoisAnswerReading => ({
@@ -76,7 +84,7 @@ export function readWhoisAnswer({ server, name, text }: WhoisAnswer): WhoisAnswe
 
   // A throttling text comes first: AFNIC's ends with its "No entries found" line.
   const throttled = patterns ? firstMatch(patterns.rate_limited, answer) : null;
-  if (throttled) return unknown('rate_limited', `${host}: ${throttled}`);
+  if (throttled) return unknown('rate_limited', `${host}: ${quoted(throttled)}`);
 
   const entries = answerEntries(answer);
   const named = namesInAnswer(entries);
@@ -85,7 +93,7 @@ export function readWhoisAnswer({ server, name, text }: WhoisAnswer): WhoisAnswe
   }
 
   const reserved = patterns ? firstMatch(patterns.reserved, answer) : null;
-  if (reserved) return { kind: 'reserved', message: `${host}: ${reserved}` };
+  if (reserved) return { kind: 'reserved', message: `${host}: ${quoted(reserved)}` };
 
   const record = readWhoisRecord(entries, asked, answer);
   const isRecord =
@@ -95,8 +103,11 @@ export function readWhoisAnswer({ server, name, text }: WhoisAnswer): WhoisAnswe
   const free = patterns ? firstMatch(patterns.not_found, answer) : null;
   if (free) {
     if (isRecord) {
-      return unknown('unrecognized_answer', `${host} says "${free}" beside a record of ${asked}.`);
+      return unknown('unrecognized_answer', `${host} says "${quoted(free)}" beside a record of ${asked}.`);
     }
+    // The free answer must be about the name asked when it names one.
+    const other = namesMentioned(free).find((mentioned) => mentioned !== asked);
+    if (other) return unknown('unrecognized_answer', `${host} says "${quoted(free)}" about ${other}, not ${asked}.`);
     return { kind: 'not_found' };
   }
   if (isRecord) return { kind: 'registered', record };

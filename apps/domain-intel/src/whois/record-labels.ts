@@ -121,6 +121,11 @@ export const ROLE_PREFIXES: readonly [string, ContactRole][] = [
   ['tech contact', 'technical'],
   ['tech', 'technical'],
   ['tech-c', 'technical'],
+  // ICANN's `Registry Registrant ID` / `Registry Admin ID` …: the contact's handle at the registry.
+  ['registry registrant', 'registrant'],
+  ['registry admin', 'administrative'],
+  ['registry tech', 'technical'],
+  ['registry billing', 'billing'],
   ['billing contact', 'billing'],
   ['billing', 'billing'],
   ['organization using domain name', 'registrant'],
