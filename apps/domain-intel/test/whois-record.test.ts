@@ -978,6 +978,23 @@ describe('the rest of the record', () => {
     assert.equal(it_.contacts.administrative?.name, 'Tsao Tu');
   });
 
+  it('DS records as ICANN-format answers give them (`DNSSEC DS Data:` key tag, algorithm, digest type, digest)', () => {
+    // No recorded answer in the corpus lists DS data; the line is written here in the ICANN layout.
+    const text = [
+      'Domain Name: example.org',
+      'Registrar: Example Registrar',
+      'DNSSEC: signedDelegation',
+      'DNSSEC DS Data: 12345 8 2 49FD46E6C4B45C55D4AC69CBD3CD34AC1AFE51DE',
+    ].join('\n');
+    const reading = readWhoisAnswer({ server: 'whois.example.net', name: 'example.org', text });
+    assert.equal(reading.kind, 'registered');
+    if (reading.kind !== 'registered') return;
+    assert.equal(reading.record.dnssec, true);
+    assert.deepEqual(reading.record.dnssec_details.ds_records, [
+      { key_tag: 12345, algorithm: 8, digest_type: 2, digest: '49FD46E6C4B45C55D4AC69CBD3CD34AC1AFE51DE' },
+    ]);
+  });
+
   it('an IDN asked in punycode has its Unicode form', () => {
     const text = 'Domain Name: xn--mnchen-3ya.de\nNserver: ns1.example.net\n';
     const reading = readWhoisAnswer({ server: 'whois.example.net', name: 'xn--mnchen-3ya.de', text });

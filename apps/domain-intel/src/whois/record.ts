@@ -170,8 +170,8 @@ function readRegistrar(entries: AnswerEntry[]): RegistrarSummary | null {
     }
     return null;
   };
-  // A block's own lines (Nominet: `Registrar:` then the name on the next line, `[Tag = …]` after it).
-  // Nominet follows the name with its registrar tag (`… [Tag = MARKMONITOR]`).
+  // A `Registrar:` label, a registrar block's `Name:`, or the block's own first line (Nominet, which
+  // follows the name with its registrar tag: `… [Tag = MARKMONITOR]`).
   const name = (
     firstValue(entries, RECORD_LABELS.registrar_name) ??
     inSection(REGISTRAR_SECTION_LABELS.name) ??
