@@ -213,6 +213,7 @@ interface TableEntry {
   not_found: string[];
   rate_limited: string[];
   reserved?: string[];
+  aliases?: { host: string; source: string }[];
 }
 const table = JSON.parse(readFileSync(WHOIS_ANSWERS_FILE, 'utf8')) as {
   source: string[];
@@ -220,6 +221,7 @@ const table = JSON.parse(readFileSync(WHOIS_ANSWERS_FILE, 'utf8')) as {
   servers: Record<string, TableEntry>;
 };
 const servers = Object.keys(table.servers);
+const aliases = Object.values(table.servers).flatMap((entry) => (entry.aliases ?? []).map((alias) => alias.host));
 const answers = new Map(CASES.map(([file]) => [file, whoisAnswer(file)]));
 /** The patterns are matched as the reader matches them: CRLF read as LF (Nominet ends its lines with CRLF). */
 const asRead = (file: string) => (answers.get(file) ?? '').replace(/\r\n?/g, '\n');
@@ -251,6 +253,20 @@ describe('the pattern table (data/whois-answers.json)', () => {
       for (const source of entry.source) {
         assert.ok(existsSync(`${WHOIS_CORPUS}${source.replace('test/fixtures/real/whois/', '')}`), source);
         assert.ok(source.startsWith(`test/fixtures/real/whois/${server}/`), `${server}: ${source}`);
+      }
+    }
+  });
+
+  it("a renamed server (an alias, with the source of the renaming) reads its recorded answers as the server's own", () => {
+    const aliased = Object.entries(table.servers).filter(([, entry]) => entry.aliases?.length);
+    assert.ok(aliased.length > 0);
+    for (const [server, entry] of aliased) {
+      for (const alias of entry.aliases ?? []) {
+        assert.ok(/^https:\/\/github\.com\//.test(alias.source), alias.host);
+        for (const [file, name, expected] of CASES.filter(([file]) => serverOf(file) === server)) {
+          const reading = readWhoisAnswer({ server: alias.host, name, text: answers.get(file) ?? '' });
+          assert.equal(kindOf(reading), expected, `${file} as ${alias.host}`);
+        }
       }
     }
   });
@@ -298,7 +314,7 @@ describe('reading the real answers', () => {
   it('0 false not_found: no answer that is not a free name reads not_found, whichever server it is read as', () => {
     const falseFree: string[] = [];
     for (const [file, name] of notFree) {
-      for (const server of [...servers, 'whois.example.net']) {
+      for (const server of [...servers, ...aliases, 'whois.example.net']) {
         const reading = readWhoisAnswer({ server, name, text: answers.get(file) ?? '' });
         if (reading.kind === 'not_found') falseFree.push(`${file} read as ${server}`);
       }
