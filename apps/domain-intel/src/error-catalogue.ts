@@ -113,6 +113,12 @@ export const errorCatalogue = defineErrorCatalogue({
     meaning: 'The e-mail address and API key do not belong to one active account.',
     action: 'Check both, or ask for a sign-in link by e-mail.',
   },
+  plan_ended: {
+    status: 401,
+    meaning:
+      "The e-mail address and API key are right, but the account's paid plan was cancelled and ended with its billing period, and its keys with it.",
+    action: 'Ask for a sign-in link by e-mail to open the dashboard and choose a plan again.',
+  },
   sign_in_link_invalid: {
     status: 400,
     meaning: 'The sign-in link has expired or was already used.',
@@ -193,16 +199,18 @@ export const errorCatalogue = defineErrorCatalogue({
   no_registry_service: {
     status: 422,
     meaning: 'Neither an RDAP nor a port-43 WHOIS server is known for the TLD of the name (see GET /v1/tlds).',
-    action: 'No structured WHOIS exists for this TLD; an operator can add its server (RDAP_EXTRA_SERVERS, WHOIS_SERVERS).',
+    action:
+      'No structured WHOIS exists for this TLD; an operator can add its server (RDAP_EXTRA_SERVERS, WHOIS_SERVERS).',
   },
   tld_not_found: {
     status: 404,
-    meaning: 'The TLD is not in the root zone (the built-in copy of IANA\'s list; GET /v1/tlds lists them).',
+    meaning: "The TLD is not in the root zone (the built-in copy of IANA's list; GET /v1/tlds lists them).",
     action: 'Check the spelling; give the TLD without a name, e.g. io or .io.',
   },
   domain_reserved: {
     status: 404,
-    meaning: 'The name is reserved (by the registry, ICANN\'s Registry Agreement or this service\'s list): it has no registration record.',
+    meaning:
+      "The name is reserved (by the registry, ICANN's Registry Agreement or this service's list): it has no registration record.",
     action: 'Nothing to look up; reserved names cannot be registered.',
   },
   upstream_unavailable: {

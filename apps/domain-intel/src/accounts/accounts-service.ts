@@ -330,6 +330,24 @@ export class AccountsService {
   }
 
   /**
+   * The account of a key that `authenticate` refuses only because its paid plan ended (cancelled,
+   * and past its billing period): its address, the plan and when it ended. Undefined for any other
+   * key, a revoked one included. For the dashboard's sign-in, which says so to whoever holds the key
+   * and the address instead of "no active account".
+   */
+  async endedPlanOf(
+    key: string,
+  ): Promise<{ accountId: string; email: string; plan: Plan; endedAt: number } | undefined> {
+    if (!isWellFormedApiKey(key)) return undefined;
+    const owner = await this.#findKeyOwner(hashSecret(key));
+    if (!owner || owner.revoked_at !== null) return undefined;
+    const plan = planOf(owner.plan);
+    const subscription = effectiveSubscription(plan, owner, this.clock.now());
+    if (subscription.status !== 'ended' || subscription.periodEnd === null) return undefined;
+    return { accountId: owner.account_id, email: owner.email, plan, endedAt: subscription.periodEnd };
+  }
+
+  /**
    * `authenticate` without waiting, for the common case: the caller when the key's owner row is
    * cached and its last use needs no write, undefined when `authenticate` has to go to the
    * database. Refuses (throws the same 401s) as `authenticate` does.

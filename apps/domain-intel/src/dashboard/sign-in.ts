@@ -7,11 +7,19 @@ import { appError } from '../error-catalogue.ts';
 export const signInRefused = () =>
   appError('sign_in_failed', 'That e-mail address and API key do not belong to one active account.');
 
+const planEnded = (plan: string, endedAt: number) =>
+  appError(
+    'plan_ended',
+    `Your ${plan} plan ended on ${new Date(endedAt).toLocaleDateString('en-US', { dateStyle: 'long', timeZone: 'UTC' })} ` +
+      '(it was cancelled), and its API keys stopped with it. Get a one-time sign-in link by e-mail to open the dashboard and choose a plan again.',
+  );
+
 /**
  * Signs in with an account's e-mail and one of its live API keys. The key is checked by the
  * accounts service (looked up by its SHA-256, revocation and billing period enforced, no
  * quota taken); the e-mail is compared in constant time, and the
- * same work is done whether or not the key exists.
+ * same work is done whether or not the key exists. A key whose paid plan ended is refused with
+ * `plan_ended`, saying so, when the address is the account's (else as any other refusal).
  */
 export async function verifySignIn(
   accounts: AccountsService,
@@ -25,7 +33,11 @@ export async function verifySignIn(
     if (isAppError(error) && error.status === 401) return undefined;
     throw error;
   });
-  const matches = textsEqual(caller?.email ?? '', email);
+  // Asked on every refusal, so a refusal takes the same work whether or not the plan ended.
+  const ended = caller ? undefined : await accounts.endedPlanOf(input.key.trim());
+  const matches = textsEqual(caller?.email ?? ended?.email ?? '', email);
+  // The key and its address prove the account is theirs: tell them why it is closed, not "no account".
+  if (ended && matches) throw planEnded(ended.plan.name, ended.endedAt);
   if (!caller || !matches) throw signInRefused();
   return { accountId: caller.accountId, email: caller.email, keyId: caller.keyId };
 }
