@@ -14,6 +14,7 @@ import type {
   SavedFilter,
   Suggestion,
   TargetKind,
+  TldInfo,
   WatchedDomain,
   WhoisRecord,
 } from './domain-intel-types.ts';
@@ -110,6 +111,16 @@ export class DomainIntelClient {
   /** Today's quota of the key's account. Does not count against it. */
   async quota(options?: CallOptions): Promise<Quota> {
     return this.#get<Quota>('quota', {}, options);
+  }
+
+  /** Every TLD of the root zone and how it is answered (RDAP, WHOIS, neither). Does not count against the quota. */
+  async tlds(options?: CallOptions): Promise<TldInfo[]> {
+    return this.#get<TldInfo[]>('tlds', {}, options);
+  }
+
+  /** How one TLD is answered (ASCII or Unicode, with or without the dot). Does not count against the quota. */
+  async tld(tld: string, options?: CallOptions): Promise<TldInfo> {
+    return this.#get<TldInfo>('tld', {}, options, { tld });
   }
 
   /** The public profile of one domain in the feed, or null; no key needed, limited per IP. */

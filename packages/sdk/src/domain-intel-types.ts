@@ -17,6 +17,7 @@ export type {
   Suggestion,
   SuggestionStats,
   TargetKind,
+  TldInfo,
   WatchEvidence,
   WatchedDomain,
   WatchStatus,

@@ -26,6 +26,8 @@ export const DOMAIN_INTEL_OPERATIONS = {
     query: [...FEED_FILTER_PARAMETERS, ...FEED_PAGE_PARAMETERS],
   },
   quota: { method: 'GET', path: '/v1/quota', query: [] },
+  tlds: { method: 'GET', path: '/v1/tlds', query: [] },
+  tld: { method: 'GET', path: '/v1/tlds/{tld}', query: [] },
   sample: { method: 'GET', path: '/v1/sample', query: ['domain'] },
   // Managing saved filters, delivery targets, deliveries and the watchlist: never counted.
   deliveries: { method: 'GET', path: '/v1/deliveries', query: ['filter_id', 'limit', 'offset'] },

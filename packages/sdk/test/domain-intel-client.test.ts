@@ -63,6 +63,12 @@ for (const target of databaseTargets()) {
       const whois = await starter.whois('taken.com');
       assert.equal(whois.domain, 'taken.com');
       assert.equal(whois.registered, true);
+      assert.equal(whois.source, 'rdap');
+
+      const tlds = await starter.tlds();
+      assert.ok(tlds.length >= 1_400, `${tlds.length} TLDs`);
+      const com = await starter.tld('.COM');
+      assert.deepEqual([com.tld, com.answered_by, com.availability], ['com', 'rdap', 'full']);
 
       const suggestions = await starter.suggest('coffee', { tld: ['com', 'net'] });
       assert.ok(suggestions.length <= 20);
