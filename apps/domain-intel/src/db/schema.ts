@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /**
  * Kysely table types. Times are epoch milliseconds (int8 in Postgres, integer in SQLite),
@@ -220,6 +220,8 @@ export interface SavedFilterTable {
   name: string;
   /** The filter as a canonical query string (the parameters of /v1/domains). */
   query: string;
+  /** The query string as its owner typed it, shown in the dashboard; null: given as an object, or saved before. */
+  as_typed: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: number;
   /** Feed rows updated before this were matched already. */
   matched_through: number;

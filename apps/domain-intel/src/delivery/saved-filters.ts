@@ -24,6 +24,14 @@ export interface ActiveFilter {
 
 export type FilterInput = string | Record<string, unknown>;
 
+/**
+ * A saved filter as listed, and as its owner typed it (`as_typed`, the canonical `filter` when it
+ * was given as an object): the dashboard shows what was typed; the API answers the listed record.
+ */
+export interface SavedFilterView extends SavedFilter {
+  as_typed: string;
+}
+
 const KNOWN = new Set<string>(FEED_FILTER_PARAMETERS);
 
 /**
@@ -88,9 +96,10 @@ export class SavedFilters {
   async create(
     caller: Pick<Caller, 'accountId' | 'plan'>,
     input: { name: unknown; filter: FilterInput; targetIds?: readonly string[] },
-  ): Promise<SavedFilter> {
+  ): Promise<SavedFilterView> {
     const name = validName(input.name, 'filter');
     const { query } = this.canonical(input.filter);
+    const asTyped = typeof input.filter === 'string' ? input.filter.trim() : null;
     const targetIds = [...new Set(input.targetIds ?? [])];
     if (targetIds.length > 0) this.assertDeliveryAllowed(caller.plan);
     const now = this.clock.now();
@@ -126,7 +135,15 @@ export class SavedFilters {
       }
       await trx
         .insertInto('saved_filters')
-        .values({ id, account_id: caller.accountId, name, query, created_at: now, matched_through: now })
+        .values({
+          id,
+          account_id: caller.accountId,
+          name,
+          query,
+          as_typed: asTyped,
+          created_at: now,
+          matched_through: now,
+        })
         .execute();
       if (targetIds.length > 0) {
         await trx
@@ -138,11 +155,11 @@ export class SavedFilters {
     return (await this.list(caller.accountId, caller.plan)).find((view) => view.filter_id === id)!;
   }
 
-  async list(accountId: string, plan: Plan): Promise<SavedFilter[]> {
+  async list(accountId: string, plan: Plan): Promise<SavedFilterView[]> {
     const [rows, links] = await Promise.all([
       this.db
         .selectFrom('saved_filters')
-        .select(['id', 'name', 'query', 'created_at'])
+        .select(['id', 'name', 'query', 'as_typed', 'created_at'])
         .where('account_id', '=', accountId)
         .orderBy('created_at', 'asc')
         .orderBy('id', 'asc')
@@ -158,6 +175,7 @@ export class SavedFilters {
       filter_id: row.id,
       name: row.name,
       filter: row.query,
+      as_typed: row.as_typed ?? row.query,
       target_ids: links.filter((link) => link.filter_id === row.id).map((link) => link.target_id),
       paused: index >= plan.maxSavedFilters,
       created_at: new Date(row.created_at).toISOString(),

@@ -16,6 +16,7 @@ import { quotaMailSettingMigration } from './0085_quota_mail_setting.ts';
 import { feedFillfactorMigration } from './0090_feed_fillfactor.ts';
 import { rdapBatchTimesMigration } from './0095_rdap_batch_times.ts';
 import { rdapRateEstimatesMigration } from './0096_rdap_rate_estimates.ts';
+import { savedFilterAsTypedMigration } from './0097_saved_filter_as_typed.ts';
 
 /**
  * Every migration of the service, one file each, run in name order on SQLite and Postgres.
@@ -39,4 +40,5 @@ export const migrations: MigrationSet = (dialect) => ({
   '0090_feed_fillfactor': feedFillfactorMigration(dialect),
   '0095_rdap_batch_times': rdapBatchTimesMigration(dialect),
   '0096_rdap_rate_estimates': rdapRateEstimatesMigration(dialect),
+  '0097_saved_filter_as_typed': savedFilterAsTypedMigration(),
 });
