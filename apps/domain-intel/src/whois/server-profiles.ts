@@ -19,6 +19,11 @@ const profileSchema = z.object({
     .string()
     .refine((query) => query.includes('{name}'), 'a query format holds {name}')
     .optional(),
+  /**
+   * Other names IANA has given the same server (a registry renaming its host keeps its answers):
+   * the table is keyed by the name the corpus was recorded under, IANA's root zone may use the new one.
+   */
+  aliases: z.array(z.object({ host: z.string().min(1), source: z.string().min(1) })).optional(),
 });
 const tableSchema = z.object({ servers: z.record(z.string(), profileSchema) });
 
@@ -37,7 +42,14 @@ export function whoisServerProfile(host: string): WhoisServerProfile | undefined
 export function readWhoisServerProfiles(file: string): Map<string, WhoisServerProfile> {
   const parsed = tableSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
   if (!parsed.success) throw new Error(`${file}: ${z.prettifyError(parsed.error)}`);
-  return new Map(Object.entries(parsed.data.servers).map(([host, profile]) => [host.toLowerCase(), profile]));
+  const profiles = new Map<string, WhoisServerProfile>();
+  for (const [host, profile] of Object.entries(parsed.data.servers)) {
+    for (const name of [host, ...(profile.aliases ?? []).map((alias) => alias.host)]) {
+      if (profiles.has(name.toLowerCase())) throw new Error(`${file}: ${name} has two profiles`);
+      profiles.set(name.toLowerCase(), profile);
+    }
+  }
+  return profiles;
 }
 
 /** The query line for `name` at a server (without the CRLF the transport adds). */
