@@ -31,11 +31,13 @@ export interface AvailabilityDependencies {
 }
 
 /**
- * Tri-state availability, decided in this order: syntax rules (invalid), the reserved-name lists
- * (reserved), the cache, the latest zone snapshot (registered), then the TLD's registry through
- * RDAP or port-43 WHOIS (registry/): its own "no such domain" is `available`, a record is
- * `registered`, its reserved text `reserved`, anything else `unknown`. Every answer names its
- * evidence (`source`, `server`); a cached one keeps it and says `cached`.
+ * Tri-state availability, decided in this order: syntax rules (invalid), the cache, the latest
+ * zone snapshot (registered), then the TLD's registry through RDAP or port-43 WHOIS (registry/):
+ * its own "no such domain" is `available`, a record is `registered`, its reserved text
+ * `reserved`, anything else `unknown`. A name on a reserved-name list is never `available`: unless
+ * the registry holds a record of it (registries run nic.<tld> themselves), it is `reserved`,
+ * whatever the registry said, since registries answer most reserved names like free ones. Every
+ * answer names its evidence (`source`, `server`); a cached one keeps it and says `cached`.
  */
 export class AvailabilityService {
   readonly #deps: AvailabilityDependencies;
@@ -63,7 +65,7 @@ export class AvailabilityService {
     const parsed = inputs.map((input) => parseDomain(input));
     const toLookUp = new Map<string, NormalizedDomain>();
     for (const result of parsed) {
-      if (result.ok && !this.#deps.reserved.listOf(result.domain)) toLookUp.set(result.domain.name, result.domain);
+      if (result.ok) toLookUp.set(result.domain.name, result.domain);
     }
     const domains = [...toLookUp.values()];
     // The cache never fails (a store that cannot answer is a miss), so a check never finished leaves no rejection.
@@ -96,19 +98,18 @@ export class AvailabilityService {
         };
       }
       const { name } = result.domain;
+      const answer = decided.get(name) as Availability;
       const reservedBy = this.#deps.reserved.listOf(result.domain);
-      if (reservedBy) {
-        return {
-          domain: name,
-          available: false,
-          status: 'reserved',
-          source: 'reserved',
-          checked_at: this.#now(),
-          reason: 'reserved',
-          message: `${name} is reserved: ${reservedBy}.`,
-        };
-      }
-      return decided.get(name) as Availability;
+      if (!reservedBy || answer.status === 'registered' || answer.status === 'reserved') return answer;
+      return {
+        domain: name,
+        available: false,
+        status: 'reserved',
+        source: 'reserved',
+        checked_at: this.#now(),
+        reason: 'reserved',
+        message: `${name} is reserved: ${reservedBy}.`,
+      };
     });
   }
 
