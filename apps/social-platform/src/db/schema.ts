@@ -104,6 +104,12 @@ export interface ApplicationTable {
   permissions: string;
   /** 0: development mode (only the developer and testers may open it); 1: in the directory. */
   published: number;
+  /** The app secret, sealed (applications/secret-box.ts); null only until the context's start gives one. */
+  secret_sealed: string | null;
+  /** 1: token.php refuses an exchange without a valid `sig`. */
+  require_signed_exchange: Generated<number>;
+  /** Where the app's events are posted (Standard Webhooks); null: none are sent. */
+  callback_url: string | null;
 }
 
 /** The permissions a user granted an app on its consent page (or `keys issue`). */
@@ -154,6 +160,40 @@ export interface ApiTokenTable {
   revoked_at: number | null;
 }
 
+/** An event for an app (its callback URL), with its delivery state: callbacks/app-events.ts. */
+export interface AppEventTable {
+  /** `msg_…`: the webhook-id, the same on every retry and redelivery. */
+  id: string;
+  app_id: number;
+  type: string;
+  /** The body sent, JSON text: {type, timestamp, data}. */
+  payload: string;
+  created_at: number;
+  state: Generated<AppEventState>;
+  attempts: Generated<number>;
+  next_attempt_at: number;
+  first_attempt_at: number | null;
+  last_attempt_at: number | null;
+  last_status: number | null;
+  last_error: string | null;
+  delivered_at: number | null;
+}
+
+export type AppEventState = 'pending' | 'delivered' | 'failed' | 'no_callback';
+
+/** A user asked an app to delete their data; the app reports its progress to the status URL. */
+export interface DataDeletionRequestTable {
+  /** The confirmation code, also the last segment of the status URL. */
+  id: string;
+  app_id: number;
+  user_id: number;
+  status: DataDeletionStatus;
+  requested_at: number;
+  updated_at: number;
+}
+
+export type DataDeletionStatus = 'requested' | 'in_progress' | 'completed';
+
 export interface DB {
   users: UserTable;
   friend_requests: FriendRequestTable;
@@ -169,4 +209,6 @@ export interface DB {
   app_grants: AppGrantTable;
   app_testers: AppTesterTable;
   app_usage: AppUsageTable;
+  app_events: AppEventTable;
+  data_deletion_requests: DataDeletionRequestTable;
 }

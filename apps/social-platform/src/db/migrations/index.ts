@@ -5,6 +5,7 @@ import { photosMigration } from './0003_photos.ts';
 import { applicationsMigration } from './0004_applications.ts';
 import { appPlatformMigration } from './0005_app_platform.ts';
 import { webSessionsMigration } from './0050_web_sessions.ts';
+import { appSecretsMigration } from './0100_app_secrets.ts';
 
 /**
  * Every migration of the platform, one file each, run in name order on SQLite and Postgres.
@@ -18,4 +19,5 @@ export const migrations: MigrationSet = (dialect) => ({
   '0004_applications': applicationsMigration(dialect),
   '0005_app_platform': appPlatformMigration(dialect),
   '0050_web_sessions': webSessionsMigration(dialect),
+  '0100_app_secrets': appSecretsMigration(dialect),
 });
