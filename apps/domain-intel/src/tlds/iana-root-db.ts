@@ -6,14 +6,8 @@
  * to build and re-check data/root-zone.json, never on a request.
  */
 
-export const TLD_TYPES = [
-  'generic',
-  'country-code',
-  'sponsored',
-  'generic-restricted',
-  'infrastructure',
-  'test',
-] as const;
+import { TLD_TYPES } from '@repo/contracts/domain-intel';
+
 export type TldType = (typeof TLD_TYPES)[number];
 
 const isTldType = (value: string): value is TldType => (TLD_TYPES as readonly string[]).includes(value);

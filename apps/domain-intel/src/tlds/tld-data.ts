@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { domainToASCII, fileURLToPath } from 'node:url';
+import { TLD_TYPES } from '@repo/contracts/domain-intel';
 import { z } from 'zod';
-import { TLD_TYPES, type TldType } from './iana-root-db.ts';
+import type { TldType } from './iana-root-db.ts';
 
 /**
  * The TLD tables shipped with the service (data/*.json: the root zone with each TLD's WHOIS server,
