@@ -1,7 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type SQLite from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
-import type { Database } from './database.ts';
 
 /** How often the thread checkpoints. */
 const INTERVAL_MS = 100;
@@ -65,7 +64,7 @@ export function startBackgroundCheckpoints(
  */
 export function checkpointOnceListening(
   app: FastifyInstance,
-  database: Pick<Database<unknown>, 'checkpointInBackground'>,
+  database: { checkpointInBackground(onError: (error: unknown) => void): void },
 ): void {
   app.addHook('onListen', async () => {
     database.checkpointInBackground((error) =>

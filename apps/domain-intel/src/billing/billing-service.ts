@@ -6,17 +6,13 @@ import { isPaid, PLANS, type PlanId } from '../accounts/plans.ts';
 import { appError } from '../error-catalogue.ts';
 import type { AccountNotices } from '../notices/account-notices.ts';
 import type { BillingEvents } from './billing-events.ts';
+import type { BillingNotice } from './billing-notice.ts';
 import type { StripeSettings } from './stripe-client.ts';
 
 /** Stripe statuses in which the subscription is paid for or being retried: the plan applies. */
 const LIVE = new Set(['active', 'trialing', 'past_due']);
 /** Statuses in which it is over: the plan's keys answer 401 key_revoked. */
 const OVER = new Set(['canceled', 'unpaid', 'incomplete_expired']);
-
-/** Something the account's owner (or the account's webhooks) should hear about, told once per event. */
-export type BillingNotice =
-  | { type: 'subscription.ending'; accountId: string; email: string; plan: PlanId; endsAt: number }
-  | { type: 'payment.failed'; accountId: string; email: string; plan: PlanId; nextAttemptAt: number | null };
 
 export interface BillingLog {
   info(fields: object, message: string): void;

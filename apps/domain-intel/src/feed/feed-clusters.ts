@@ -2,6 +2,7 @@ import { FeedColumnChunksReader, type FeedColumnChunksState } from './feed-colum
 import { FeedColumns, type FeedColumnsState, NO_VALUE } from './feed-columns.ts';
 import type { BoundedColumn, FeedBound, FeedBounds } from './feed-matcher.ts';
 import { type LabelGrams, labelGrams, labelGramsBytes, markLabelGrams } from './label-grams.ts';
+import { popcount } from './popcount.ts';
 import { sortedBy } from './radix-sort.ts';
 import { sharedArray } from './shared-arrays.ts';
 
@@ -501,10 +502,4 @@ function keepBound(values: NumberColumn, { min, max }: FeedBound, start: number,
     }
     bits[word] = mask;
   }
-}
-
-export function popcount(word: number): number {
-  let v = word - ((word >>> 1) & 0x55555555);
-  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-  return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
 }

@@ -3,12 +3,13 @@ import { FEED_SORTS, type FeedSort } from '@repo/contracts/domain-intel';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { buildFeedIndexPartsInWorker, type FeedBuildOptions } from './feed-build-client.ts';
-import { bitmapFor, type FeedClusters, type FeedSeed, popcount } from './feed-clusters.ts';
+import { bitmapFor, type FeedClusters, type FeedSeed } from './feed-clusters.ts';
 import { FeedColumnChunks, type FeedColumnChunksState } from './feed-column-chunks.ts';
 import { FEED_COLUMN_NAMES, type FeedColumnRow, type FeedColumns } from './feed-columns.ts';
 import { buildFeedIndexParts, type FeedIndexParts } from './feed-index-parts.ts';
 import { type BoundedColumn, type FeedBound, type FeedBounds, feedBounds } from './feed-matcher.ts';
 import type { FeedFilters, FeedPage } from './filters.ts';
+import { popcount } from './popcount.ts';
 
 /**
  * Rows a load query reads. The load runs on the API's thread: a 50,000-row batch cost 150-200 ms

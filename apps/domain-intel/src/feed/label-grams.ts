@@ -1,5 +1,5 @@
-import { popcount } from './feed-clusters.ts';
 import type { FeedColumns } from './feed-columns.ts';
+import { popcount } from './popcount.ts';
 import { sharedArray } from './shared-arrays.ts';
 
 /**

@@ -2,7 +2,7 @@ import { nextUtcMidnight } from '@repo/server-kit';
 import type { AccountSummary, AccountsService } from '../accounts/accounts-service.ts';
 import { isPlanId, PLANS } from '../accounts/plans.ts';
 import { paymentFailedMail, subscriptionEndingMail } from '../billing/billing-mails.ts';
-import type { BillingNotice } from '../billing/billing-service.ts';
+import type { BillingNotice } from '../billing/billing-notice.ts';
 import type { AccountEventListener } from '../delivery/account-events.ts';
 import type { Mailer, MailMessage } from '../mail/index.ts';
 import { quotaExhaustedMail, quotaWarningMail } from './quota-mails.ts';

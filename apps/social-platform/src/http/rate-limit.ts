@@ -1,5 +1,5 @@
+import type { Redis } from '@repo/server-kit';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import type { AppContext } from '../context.ts';
 import { appError } from '../error-catalogue.ts';
 
 /** Counts one event for `key`; throws 429 `rate_limited` once the key is over its limit. */
@@ -7,7 +7,7 @@ export type RateLimitCheck = (key: string) => Promise<void>;
 
 export interface RateLimitOptions {
   /** Shared counters across instances; in memory (one process) without it. */
-  redis: AppContext['redis'];
+  redis: Redis | undefined;
   /** Keeps this limit's counters apart from every other's. */
   name: string;
   max: number;
