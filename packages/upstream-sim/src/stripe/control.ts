@@ -5,11 +5,12 @@ import type {
   SimCustomer,
   SimEvent,
   SimInvoice,
+  SimList,
   SimPortalSession,
   SimPrice,
   SimSubscription,
 } from './objects.ts';
-import { WebhookDelivery } from './webhook-delivery.ts';
+import { type WebhookEndpoint, WebhookDelivery } from './webhook-delivery.ts';
 
 export const SIM_STRIPE_API_VERSION = '2026-10-28.endive';
 /** Stripe's Smart Retries default: four payment attempts before the subscription is cancelled. */
@@ -33,6 +34,28 @@ export interface StripeSimOptions {
   now?: () => number;
   /** Base URL of the simulator, for the hosted checkout and portal pages. */
   baseUrl?: () => string;
+  /** Where events go from the start, as if registered in Stripe's dashboard (see `setWebhookEndpoint`). */
+  webhookEndpoint?: WebhookEndpoint;
+  /** Called after every change of the account's state, e.g. to keep a `snapshot()` on disk. */
+  onChange?: () => void;
+}
+
+type Order = { price: string; subscriptionMetadata: Metadata };
+
+/**
+ * Everything the simulated Stripe account holds, as plain JSON: `snapshot()` gives it and
+ * `restore()` takes it back, so a simulator that restarts (the demo's) still knows the customers
+ * and subscriptions the service it bills remembers.
+ */
+export interface StripeSimState {
+  customers: SimCustomer[];
+  prices: SimPrice[];
+  checkoutSessions: SimCheckoutSession[];
+  portalSessions: SimPortalSession[];
+  subscriptions: SimSubscription[];
+  invoices: SimInvoice[];
+  events: SimEvent[];
+  orders: Array<[string, Order]>;
 }
 
 const DEFAULT_PRICES: Array<Pick<SimPrice, 'id' | 'unit_amount' | 'nickname'>> = [
@@ -67,7 +90,7 @@ export class StripeSimControl {
   readonly invoices = new Map<string, SimInvoice>();
   readonly events: SimEvent[] = [];
   /** What each Checkout Session sells (its `line_items` and `subscription_data`, not echoed by the API). */
-  readonly #orders = new Map<string, { price: string; subscriptionMetadata: Metadata }>();
+  readonly #orders = new Map<string, Order>();
   readonly webhooks: WebhookDelivery;
   /** API requests served, by `METHOD /path` (tests check what the service asked). */
   readonly requests: string[] = [];
@@ -77,13 +100,65 @@ export class StripeSimControl {
   declineNextPayment = false;
   readonly #now: () => number;
   #baseUrl: () => string;
+  readonly #onChange: () => void;
 
   constructor(options: StripeSimOptions = {}) {
     this.secretKey = options.secretKey ?? 'sk_test_simulator';
     this.#now = options.now ?? Date.now;
     this.#baseUrl = options.baseUrl ?? (() => 'http://127.0.0.1');
+    this.#onChange = options.onChange ?? (() => undefined);
     this.webhooks = new WebhookDelivery(() => this.nowSeconds());
+    this.webhooks.endpoint = options.webhookEndpoint;
     for (const price of DEFAULT_PRICES) this.addPrice(price);
+  }
+
+  /** The account's state as plain JSON (webhook endpoint and delivery log excluded: they are configuration and history). */
+  snapshot(): StripeSimState {
+    return structuredClone({
+      customers: [...this.customers.values()],
+      prices: [...this.prices.values()],
+      checkoutSessions: [...this.checkoutSessions.values()],
+      portalSessions: [...this.portalSessions.values()],
+      subscriptions: [...this.subscriptions.values()],
+      invoices: [...this.invoices.values()],
+      events: this.events,
+      orders: [...this.#orders],
+    });
+  }
+
+  /** Replaces the account's state with a `snapshot()`; sends no event (nothing happened, it is remembered). */
+  restore(state: StripeSimState): void {
+    const copy = structuredClone(state);
+    const refill = <T extends { id: string }>(map: Map<string, T>, items: T[]) => {
+      map.clear();
+      for (const item of items) map.set(item.id, item);
+    };
+    refill(this.customers, copy.customers);
+    refill(this.prices, copy.prices);
+    refill(this.checkoutSessions, copy.checkoutSessions);
+    refill(this.portalSessions, copy.portalSessions);
+    refill(this.subscriptions, copy.subscriptions);
+    refill(this.invoices, copy.invoices);
+    this.events.splice(0, this.events.length, ...copy.events);
+    this.#orders.clear();
+    for (const [id, order] of copy.orders) this.#orders.set(id, order);
+  }
+
+  /**
+   * The clock has moved on (as when a Stripe test clock is advanced): every subscription whose
+   * period ended meanwhile is renewed or, if set to cancel, ended, one period at a time, with the
+   * events Stripe would have sent on the way. Returns the subscriptions that moved.
+   */
+  advanceTime(): SimSubscription[] {
+    const now = this.nowSeconds();
+    const moved = new Set<SimSubscription>();
+    for (const subscription of this.subscriptions.values()) {
+      while (subscription.status !== 'canceled' && (subscription.items.data[0]?.current_period_end ?? now + 1) <= now) {
+        this.advanceToPeriodEnd(subscription.id);
+        moved.add(subscription);
+      }
+    }
+    return [...moved];
   }
 
   setBaseUrl(baseUrl: () => string): void {
@@ -129,6 +204,7 @@ export class StripeSimControl {
       livemode: false,
     };
     this.customers.set(customer.id, customer);
+    this.#onChange();
     return customer;
   }
 
@@ -171,6 +247,7 @@ export class StripeSimControl {
     };
     this.checkoutSessions.set(id, session);
     this.#orders.set(id, { price: input.price, subscriptionMetadata: input.subscription_metadata ?? {} });
+    this.#onChange();
     return session;
   }
 
@@ -189,6 +266,7 @@ export class StripeSimControl {
       livemode: false,
     };
     this.portalSessions.set(id, session);
+    this.#onChange();
     return session;
   }
 
@@ -207,7 +285,7 @@ export class StripeSimControl {
       throw new StripeSimError(402, 'Your card was declined.', undefined, 'card_declined');
     }
     const customerId = session.customer ?? this.createCustomer({ email: session.customer_email ?? undefined }).id;
-    const order = this.#orders.get(sessionId) as { price: string; subscriptionMetadata: Metadata };
+    const order = this.#orders.get(sessionId) as Order;
     const price = this.prices.get(order.price) as SimPrice;
     const now = this.nowSeconds();
     const subscriptionId = stripeId('sub');
@@ -383,6 +461,24 @@ export class StripeSimControl {
     return subscription;
   }
 
+  /**
+   * `GET /v1/invoices`: a customer's invoices, newest first (by creation, then by issue order),
+   * at most `limit` (Stripe's default 10, at most 100).
+   */
+  listInvoices(query: { customer?: string; status?: string; limit?: number }): SimList<SimInvoice> {
+    const limit = query.limit ?? 10;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
+      throw new StripeSimError(400, 'Invalid integer: limit must be between 1 and 100.', 'limit');
+    }
+    const matching = [...this.invoices.values()]
+      .map((invoice, order) => ({ invoice, order }))
+      .filter(({ invoice }) => query.customer === undefined || invoice.customer === query.customer)
+      .filter(({ invoice }) => query.status === undefined || invoice.status === query.status)
+      .sort((a, b) => b.invoice.created - a.invoice.created || b.order - a.order)
+      .map(({ invoice }) => invoice);
+    return { object: 'list', url: '/v1/invoices', has_more: matching.length > limit, data: matching.slice(0, limit) };
+  }
+
   private update(subscription: SimSubscription, changes: Partial<SimSubscription>): void {
     const previous = Object.fromEntries(
       Object.keys(changes).map((key) => [key, subscription[key as keyof SimSubscription]]),
@@ -395,11 +491,15 @@ export class StripeSimControl {
     const item = subscription.items.data[0] as SimSubscription['items']['data'][number];
     const amount = item.price.unit_amount;
     const now = this.nowSeconds();
+    const id = stripeId('in');
+    const earlier = [...this.invoices.values()].filter((other) => other.customer === subscription.customer).length;
     const invoice: SimInvoice = {
-      id: stripeId('in'),
+      id,
       object: 'invoice',
+      number: `${subscription.customer.slice(4, 12).toUpperCase()}-${String(earlier + 1).padStart(4, '0')}`,
       created: now,
       customer: subscription.customer,
+      hosted_invoice_url: `${this.#baseUrl()}/stripe-sim/invoice/${id}`,
       status: paid ? 'paid' : 'open',
       billing_reason: reason,
       currency: 'usd',
@@ -443,7 +543,9 @@ export class StripeSimControl {
     return event;
   }
 
+  /** Every change ends in events: the state is told changed before they go out. */
   private emit(events: SimEvent[]): void {
+    this.#onChange();
     this.webhooks.send(events);
   }
 }

@@ -69,8 +69,12 @@ export interface SimSubscription {
 export interface SimInvoice {
   id: string;
   object: 'invoice';
+  /** The customer's prefix and a running count, as Stripe numbers invoices once finalized. */
+  number: string;
   created: number;
   customer: string;
+  /** Stripe's page where the customer sees and pays the invoice. */
+  hosted_invoice_url: string;
   status: 'open' | 'paid' | 'uncollectible' | 'void';
   billing_reason: 'subscription_create' | 'subscription_cycle';
   currency: string;
@@ -135,4 +139,12 @@ export interface SimEvent {
 /** Stripe's error body: `{error: {type, code?, message, param?}}`. */
 export interface StripeErrorBody {
   error: { type: 'invalid_request_error' | 'card_error' | 'api_error'; code?: string; message: string; param?: string };
+}
+
+/** A page of a Stripe list endpoint (`GET /v1/invoices`), newest first. */
+export interface SimList<T> {
+  object: 'list';
+  url: string;
+  has_more: boolean;
+  data: T[];
 }

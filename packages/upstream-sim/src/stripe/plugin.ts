@@ -149,6 +149,18 @@ export async function stripeSimPlugin(app: FastifyInstance, options: { control: 
     });
     api.delete('/v1/subscriptions/:id', async (request) => stripe.cancelNow((request.params as { id: string }).id));
 
+    api.get('/v1/invoices', async (request) => {
+      const query = request.query as Record<string, string | undefined>;
+      const limit = query.limit === undefined ? undefined : Number(query.limit);
+      return stripe.listInvoices({ customer: query.customer, status: query.status, limit });
+    });
+    api.get('/v1/invoices/:id', async (request) => {
+      const { id } = request.params as { id: string };
+      const invoice = stripe.invoices.get(id);
+      if (!invoice) throw new StripeSimError(404, `No such invoice: '${id}'`, 'id');
+      return invoice;
+    });
+
     api.get('/v1/events/:id', async (request) => {
       const { id } = request.params as { id: string };
       const event = stripe.events.find((candidate) => candidate.id === id);
@@ -183,6 +195,21 @@ export async function stripeSimPlugin(app: FastifyInstance, options: { control: 
       if (!(error instanceof StripeSimError)) throw error;
       return page(reply, 'Payment failed', `<h1>${escapeHtml(error.message)}</h1>`, error.status);
     }
+  });
+
+  app.get('/stripe-sim/invoice/:id', async (request, reply) => {
+    const { id } = request.params as { id: string };
+    const invoice = stripe.invoices.get(id);
+    if (!invoice) return page(reply, 'Not found', '<h1>This invoice link is not valid.</h1>', 404);
+    const customer = stripe.customers.get(invoice.customer);
+    return page(
+      reply,
+      `Invoice ${invoice.number}`,
+      `<h1>Invoice ${escapeHtml(invoice.number)}</h1><div class="box">` +
+        `<p><strong>${money(invoice.amount_due)}</strong> · ${invoice.status === 'paid' ? 'Paid' : 'Due'}</p>` +
+        `<p>Billed to ${escapeHtml(customer?.email ?? invoice.customer)}</p>` +
+        `<p class="muted">Period ${day(invoice.period_start)} – ${day(invoice.period_end)} · issued ${day(invoice.created)}</p></div>`,
+    );
   });
 
   app.get('/stripe-sim/portal/:id', async (request, reply) => {
