@@ -7,6 +7,7 @@ import { type AvailabilityService, createAvailabilityService } from './availabil
 import type { ZonePresence } from './availability/zone-presence.ts';
 import { BillingEvents } from './billing/billing-events.ts';
 import { type BillingLog, BillingService } from './billing/billing-service.ts';
+import { AccountInvoices } from './billing/invoices.ts';
 import { createStripeClient, stripeSettings } from './billing/stripe-client.ts';
 import type { Config } from './config.ts';
 import { migrations } from './db/migrations/index.ts';
@@ -80,6 +81,8 @@ export interface AppContext extends Infrastructure<DB> {
   mailer: Mailer | undefined;
   /** Stripe Checkout, the portal and webhooks; undefined without STRIPE_SECRET_KEY (plans are set by the operator). */
   billing: BillingService | undefined;
+  /** The account's invoices as Stripe keeps them (the account page lists them); undefined without Stripe. */
+  invoices: AccountInvoices | undefined;
   /** Report an account event (quota, keys, subscription, watchlist): recorded for its webhooks. */
   onAccountEvent: AccountEventListener;
   /** Saved feed filters of accounts (custom filters). */
@@ -179,17 +182,19 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     clock,
   });
   const stripe = stripeSettings(config);
-  const billing = stripe
-    ? new BillingService({
-        stripe: createStripeClient(stripe),
-        settings: stripe,
-        accounts,
-        events: new BillingEvents(database.db),
-        clock,
-        notices,
-        log,
-      })
-    : undefined;
+  const stripeClient = stripe ? createStripeClient(stripe) : undefined;
+  const billing =
+    stripe && stripeClient
+      ? new BillingService({
+          stripe: stripeClient,
+          settings: stripe,
+          accounts,
+          events: new BillingEvents(database.db),
+          clock,
+          notices,
+          log,
+        })
+      : undefined;
   const pipeline = createPipelineServices(config, { database, clock, rdap, snapshots: zonesModule.snapshots, log });
   const savedFilters = new SavedFilters(database.db, clock, config.TRACKED_TLDS);
   const targets = new DeliveryTargets(database.db, clock, addressPolicy);
@@ -278,6 +283,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     signups,
     mailer,
     billing,
+    invoices: stripeClient ? new AccountInvoices(stripeClient, log) : undefined,
     savedFilters,
     targets,
     outbox,

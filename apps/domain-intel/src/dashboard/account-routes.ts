@@ -64,16 +64,18 @@ export function accountRoutes(app: FastifyInstance, sessions: DashboardSessions,
     viewer: DashboardViewer,
     extra: { issued?: IssuedKey & { action: string } } = {},
   ) {
-    const [today, history, keys] = await Promise.all([
+    const [today, history, keys, invoices] = await Promise.all([
       quota.status(viewer.caller),
       quota.history(viewer.account.account_id, USAGE_DAYS),
       accounts.listKeys(viewer.account.email),
+      app.ctx.invoices?.latest(viewer.account.billing.customerId) ?? [],
     ]);
     const notice = noticeOf(request);
     return noStore(reply).view('dashboard/overview', {
       viewer,
       today,
       keys,
+      invoices,
       notice,
       resetsIn: inPersonTerms(app.ctx.clock.now(), today.resetsAt),
       billing: billingView(viewer, app.ctx.billing !== undefined),
