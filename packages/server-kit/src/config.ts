@@ -39,6 +39,25 @@ export const baseEnvSchema = z.object({
     .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  /**
+   * Redis Cluster instead of one Redis: comma-separated seed URLs (redis:// or rediss://, any of
+   * the cluster's nodes; the client learns the rest). Used instead of REDIS_URL, never with it.
+   */
+  REDIS_CLUSTER_URLS: z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      const urls = (value ?? '')
+        .split(',')
+        .map((url) => url.trim())
+        .filter(Boolean);
+      for (const url of urls) {
+        if (!/^rediss?:\/\//.test(url)) {
+          context.addIssue({ code: 'custom', message: `${url} must be a redis:// or rediss:// URL` });
+        }
+      }
+      return urls.length > 0 ? urls : undefined;
+    }),
   /** pino log level (secrets are redacted at every level). */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /**
@@ -73,6 +92,12 @@ export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEn
   const result = schema.safeParse(env);
   if (!result.success) {
     throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join('.') || '(env)'}: ${issue.message}`));
+  }
+  const { REDIS_URL, REDIS_CLUSTER_URLS } = result.data as Partial<BaseConfig>;
+  if (REDIS_URL && REDIS_CLUSTER_URLS) {
+    throw new ConfigError([
+      'REDIS_CLUSTER_URLS: set either REDIS_URL (one Redis) or REDIS_CLUSTER_URLS (a Redis Cluster), not both',
+    ]);
   }
   return result.data;
 }

@@ -13,6 +13,7 @@ export * from './migrations.ts';
 export * from './prepared-query.ts';
 export * from './rate-limit-reset.ts';
 export * from './redis.ts';
+export * from './redis-slots.ts';
 export * from './request-id.ts';
 export * from './secrets.ts';
 export * from './server.ts';

@@ -19,6 +19,7 @@ export interface InfrastructureSettings {
   DATA_DIR: string;
   POSTGRES_SCHEMA: string;
   REDIS_URL?: string | undefined;
+  REDIS_CLUSTER_URLS?: readonly string[] | undefined;
   REDIS_KEY_PREFIX: string;
 }
 
@@ -30,7 +31,7 @@ export interface Infrastructure<DB> {
 
 /**
  * A service's database (SQLite file under DATA_DIR, or its own schema in Postgres), migrated to
- * the latest version, its Redis client when REDIS_URL is set, and its clock.
+ * the latest version, its Redis client when REDIS_URL (or REDIS_CLUSTER_URLS) is set, and its clock.
  */
 export async function openInfrastructure<DB>(
   settings: InfrastructureSettings,
@@ -44,14 +45,16 @@ export async function openInfrastructure<DB>(
     postgresSchema: overrides.postgresSchema ?? settings.POSTGRES_SCHEMA,
   });
   await migrateToLatest(database, service.migrations);
-  const redis = settings.REDIS_URL
-    ? await connectRedis(
-        createRedis({
-          url: settings.REDIS_URL,
-          keyPrefix: overrides.redisKeyPrefix ?? settings.REDIS_KEY_PREFIX,
-          ...(overrides.log ? { log: overrides.log } : {}),
-        }),
-      )
-    : undefined;
+  const redis =
+    settings.REDIS_URL || settings.REDIS_CLUSTER_URLS
+      ? await connectRedis(
+          createRedis({
+            url: settings.REDIS_URL,
+            clusterUrls: settings.REDIS_CLUSTER_URLS,
+            keyPrefix: overrides.redisKeyPrefix ?? settings.REDIS_KEY_PREFIX,
+            ...(overrides.log ? { log: overrides.log } : {}),
+          }),
+        )
+      : undefined;
   return { database, redis, clock: overrides.clock ?? systemClock };
 }

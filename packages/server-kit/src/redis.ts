@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import { Cluster, type ClusterNode, Redis } from 'ioredis';
 
 /** Where the Redis client reports outages (pino's logger and the services' own logs fit). */
 export interface RedisLog {
@@ -7,7 +7,10 @@ export interface RedisLog {
 }
 
 export interface RedisOptions {
-  url: string;
+  /** One Redis. */
+  url?: string | undefined;
+  /** A Redis Cluster: seed URLs of some of its nodes (used when `url` is not given). */
+  clusterUrls?: readonly string[] | undefined;
   /** Prepended to every key, so services (and test runs) sharing one Redis never collide. */
   keyPrefix: string;
   /** Told once when Redis becomes unreachable and once when it is back (default: a JSON line on stderr). */
@@ -36,14 +39,15 @@ const stderrLog: RedisLog = {
  * background, and says so once per outage rather than once per attempt (ioredis would print
  * "Unhandled error event" for every attempt without a listener).
  */
-export function createRedis({ url, keyPrefix, log = stderrLog }: RedisOptions): Redis {
-  const redis = new Redis(url, {
-    keyPrefix,
-    enableOfflineQueue: false,
+export function createRedis({ url, clusterUrls, keyPrefix, log = stderrLog }: RedisOptions): Redis {
+  const failFast = {
     maxRetriesPerRequest: 1,
     connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
     commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
-  });
+  };
+  const redis = url
+    ? new Redis(url, { keyPrefix, enableOfflineQueue: false, ...failFast })
+    : createCluster(clusterUrls, { keyPrefix, enableOfflineQueue: false, redisOptions: failFast });
   let down = false;
   redis.on('error', (error: NodeJS.ErrnoException) => {
     if (down) return;
@@ -59,6 +63,56 @@ export function createRedis({ url, keyPrefix, log = stderrLog }: RedisOptions): 
     log.info({}, 'Redis is reachable again');
   });
   return redis;
+}
+
+/**
+ * A client for BullMQ: its blocking commands wait as long as they need, so no retry limit and no
+ * command timeout; it queues commands while reconnecting (BullMQ expects that). No key prefix:
+ * BullMQ prefixes its keys itself.
+ */
+export function createQueueConnection({ url, clusterUrls }: Pick<RedisOptions, 'url' | 'clusterUrls'>): Redis {
+  return url
+    ? new Redis(url, { maxRetriesPerRequest: null })
+    : createCluster(clusterUrls, { redisOptions: { maxRetriesPerRequest: null } });
+}
+
+/**
+ * An ioredis Cluster, typed as the Redis client every caller already takes: it has the same
+ * commands (keys of one command or script must share a hash slot: see redis-slots.ts). The
+ * password and TLS of the first seed are given to every node the client discovers.
+ */
+function createCluster(
+  clusterUrls: readonly string[] | undefined,
+  options: { keyPrefix?: string; enableOfflineQueue?: boolean; redisOptions: Record<string, unknown> },
+): Redis {
+  if (!clusterUrls || clusterUrls.length === 0) throw new Error('Redis needs a URL or cluster seed URLs.');
+  if (/[{}]/.test(options.keyPrefix ?? '')) {
+    // A brace in the prefix would be every key's hash tag: all keys in one slot, on one node.
+    throw new Error('On a Redis Cluster the key prefix (REDIS_KEY_PREFIX) must not contain { or }.');
+  }
+  const first = new URL(clusterUrls[0]!);
+  const seeds: ClusterNode[] = clusterUrls.map((seed) => {
+    const parsed = new URL(seed);
+    return { host: parsed.hostname, port: Number(parsed.port || 6379) };
+  });
+  const cluster = new Cluster(seeds, {
+    ...options,
+    // Reconnect as a single client does (every 50 ms growing to 2 s), whatever the outage.
+    clusterRetryStrategy: (times) => Math.min(50 * times, 2_000),
+    slotsRefreshTimeout: REDIS_CONNECT_TIMEOUT_MS,
+    redisOptions: {
+      ...options.redisOptions,
+      ...(first.username ? { username: decodeURIComponent(first.username) } : {}),
+      ...(first.password ? { password: decodeURIComponent(first.password) } : {}),
+      ...(first.protocol === 'rediss:' ? { tls: {} } : {}),
+    },
+  });
+  return cluster as unknown as Redis;
+}
+
+/** Whether the client is a Redis Cluster (keys of one command must then share a hash slot). */
+export function isCluster(redis: Redis): boolean {
+  return redis.isCluster === true;
 }
 
 /**
@@ -89,9 +143,10 @@ export async function connectRedis(redis: Redis): Promise<Redis> {
  */
 export function isRedisUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
-  if (error.name === 'MaxRetriesPerRequestError') return true;
+  if (error.name === 'MaxRetriesPerRequestError' || error.name === 'ClusterAllFailedError') return true;
   return (
-    /enableOfflineQueue options is false|^Connection is closed|^Command timed out|^Reached the max retries per request/.test(
+    // The last three: a Redis Cluster between a master's failure and its replica's promotion.
+    /enableOfflineQueue options is false|^Connection is closed|^Command timed out|^Reached the max retries per request|^CLUSTERDOWN|^TRYAGAIN|^Too many Cluster redirections/.test(
       error.message,
     ) || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'].includes((error as NodeJS.ErrnoException).code ?? '')
   );

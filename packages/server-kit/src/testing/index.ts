@@ -2,3 +2,5 @@ export * from './databases.ts';
 export * from './openapi-coverage.ts';
 export * from './proc-stat.ts';
 export * from './raw-exchange.ts';
+export * from './redis-servers.ts';
+export * from './redis-targets.ts';
