@@ -74,7 +74,11 @@ for (const variant of quotaStoreVariants(databaseTargets())) {
       assert.equal(overview.statusCode, 200);
       assert.match(overview.body, new RegExp(email));
       assert.match(overview.body, /Starter/);
-      assert.match(overview.body, /Billing period 2026-03-10 – 2026-04-10/);
+      // Each date in an element of its own, which the stylesheet never breaks across lines.
+      assert.match(
+        overview.body,
+        /Billing period <time class="date" datetime="2026-03-10T12:00:00.000Z">2026-03-10<\/time> – <time class="date" datetime="2026-04-10T12:00:00.000Z">2026-04-10<\/time>/,
+      );
     });
 
     it('refuses a wrong key, another account’s key and a revoked key with one message', async () => {
