@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
 import { after, describe, it } from 'node:test';
-import { ManualClock } from '@repo/server-kit';
+import { connectRedis, createRedis, ManualClock } from '@repo/server-kit';
+import { redisTarget } from '@repo/server-kit/testing';
+import type { Redis } from 'ioredis';
 import { createHostLimits } from '../src/rdap/engine.ts';
 import { HostRates } from '../src/rdap/host-rates.ts';
 import { decodeWhoisAnswer } from '../src/whois/decode.ts';
@@ -52,8 +54,9 @@ async function serve(behaviour: Behaviour): Promise<HostileServer> {
   };
 }
 
-function transport(overrides: Partial<WhoisTransportOptions> = {}): WhoisTransport {
+function transport(overrides: Partial<WhoisTransportOptions> = {}, redis?: Redis): WhoisTransport {
   const { limits } = createHostLimits({
+    redis,
     rates: new HostRates(1_000),
     settings: { decreaseFactor: 0.5, minPerSecond: 1, recoveryMs: 60_000 },
     interactiveShare: 0.2,
@@ -194,5 +197,30 @@ describe('WHOIS answer decoding', () => {
     assert.equal(decodeWhoisAnswer(Buffer.from([0x4d, 0xfc, 0x6c, 0x6c, 0x65, 0x72])), 'Müller');
     assert.equal(decodeWhoisAnswer(Buffer.from('M\xfcller', 'latin1'), 'iso-8859-1'), 'Müller');
     assert.equal(decodeWhoisAnswer(Buffer.from('plain'), 'no-such-charset'), 'plain');
+  });
+});
+
+describe('WHOIS servers paused for every instance through Redis', { skip: redisTarget().skip }, () => {
+  it('a throttling answer seen by one instance pauses the server for the other: its query is not sent', async () => {
+    const provisioned = redisTarget().provision();
+    const clients = [0, 1].map(() =>
+      createRedis({ url: process.env.REDIS_URL as string, keyPrefix: provisioned.keyPrefix }),
+    );
+    await Promise.all(clients.map((client) => connectRedis(client)));
+    const server = await serve((socket) => socket.end('% Maximum queries per hour reached (100)\r\n'));
+    const [first, second] = clients.map((client) => transport({}, client)) as [WhoisTransport, WhoisTransport];
+    try {
+      const answered = await ask(first, server.port);
+      assert.equal(answered.kind, 'answer');
+      if (answered.kind === 'answer')
+        await first.throttled({ host: '127.0.0.1', port: server.port }, answered.generation);
+      // The other instance's only wait is for the shared pause, which outlasts this deadline.
+      assert.equal(reasonOf(await ask(second, server.port, 'example.be', 1_500)), 'rate_limited');
+      assert.equal(server.queries.length, 1, 'the paused server was not asked again');
+    } finally {
+      await Promise.all([first.close(), second.close(), server.close()]);
+      for (const client of clients) client.disconnect();
+      await provisioned.cleanup();
+    }
   });
 });
