@@ -97,11 +97,19 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     friends,
     mail: new MailService(db, clock),
     notifications: new NotificationsService(db, clock),
-    photos: new PhotosService(db, storage, mediaSigner, friends, clock, {
-      maxBytes: config.UPLOAD_MAX_BYTES,
-      maxPixels: config.UPLOAD_MAX_PIXELS,
-      concurrency: config.IMAGE_CONCURRENCY,
-    }),
+    photos: new PhotosService(
+      db,
+      storage,
+      mediaSigner,
+      friends,
+      clock,
+      {
+        maxBytes: config.UPLOAD_MAX_BYTES,
+        maxPixels: config.UPLOAD_MAX_PIXELS,
+        concurrency: config.IMAGE_CONCURRENCY,
+      },
+      config.USER_CACHE_TTL_MS,
+    ),
     apps,
     grants,
     checkAppNotificationRate: createRateLimit({

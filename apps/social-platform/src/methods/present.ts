@@ -27,71 +27,87 @@ export async function presentFriends(ctx: AppContext, users: User[]): Promise<Fr
 
 /**
  * The User record of user.getUser: a Friend record plus `email`, filled only when `emailOf`
- * is this user (the token's own user, when the app may see it), null otherwise.
+ * is this user (the token's own user, when the app may see it), null otherwise. A user without a
+ * picture, or with a public one whose files are kept (PhotosService.keptPictureFiles), comes
+ * without a promise.
  */
-/** A user's record; without a picture there is nothing to read, and it comes without a promise. */
 export function presentUser(
   ctx: AppContext,
   user: User,
   emailOf: number | undefined,
 ): UserRecord | Promise<UserRecord> {
   const withEmail = user.id === emailOf;
-  if (!user.picture_photo_id) return keptWithoutPicture(ctx, user)?.user(withEmail) ?? userRecord(ctx, user, withEmail);
-  return withPicture(ctx, user, user.picture_photo_id, withEmail);
+  const photoId = user.picture_photo_id;
+  const files = photoId ? ctx.photos.keptPictureFiles(photoId) : undefined;
+  if (photoId && !files) return withPicture(ctx, user, photoId, withEmail);
+  return keptRecords(ctx, user, files)?.user(withEmail) ?? userRecord(ctx, user, files, withEmail);
 }
 
 async function withPicture(ctx: AppContext, user: User, photoId: number, withEmail: boolean): Promise<UserRecord> {
-  const files = (await ctx.photos.filesOf([photoId])).get(photoId);
+  const files = await ctx.photos.pictureFiles(photoId);
+  return keptRecords(ctx, user, files)?.user(withEmail) ?? userRecord(ctx, user, files, withEmail);
+}
+
+function userRecord(
+  ctx: AppContext,
+  user: User,
+  files: Readonly<Record<string, StoredFile>> | undefined,
+  withEmail: boolean,
+): UserRecord {
   return { ...friendRecord(ctx, user, files), email: withEmail ? user.email : null };
 }
 
-function userRecord(ctx: AppContext, user: User, withEmail: boolean): UserRecord {
-  return { ...friendRecord(ctx, user, undefined), email: withEmail ? user.email : null };
-}
-
 function withoutPicture(ctx: AppContext, user: User): Friend {
-  return keptWithoutPicture(ctx, user)?.friend ?? friendRecord(ctx, user, undefined);
+  return keptRecords(ctx, user, undefined)?.friend ?? friendRecord(ctx, user, undefined);
 }
 
-/** The records of one user row without a picture, made once each and frozen: many calls share them. */
-class RecordsWithoutPicture {
+/** The records of one user row and its picture's files, made once each and frozen: many calls share them. */
+class KeptRecords {
   readonly friend: Friend;
   readonly #users: [UserRecord | undefined, UserRecord | undefined] = [undefined, undefined];
 
   constructor(
     readonly ctx: AppContext,
     private readonly row: User,
+    readonly files: Readonly<Record<string, StoredFile>> | undefined,
   ) {
-    this.friend = Object.freeze(friendRecord(ctx, row, undefined));
+    this.friend = Object.freeze(friendRecord(ctx, row, files));
   }
 
   user(withEmail: boolean): UserRecord {
     const index = withEmail ? 1 : 0;
-    this.#users[index] ??= Object.freeze(userRecord(this.ctx, this.row, withEmail));
+    this.#users[index] ??= Object.freeze(userRecord(this.ctx, this.row, this.files, withEmail));
     return this.#users[index];
   }
 }
 
 /**
- * Records of users without a picture, by row: the rows the token and user caches share are frozen
- * and reused for many calls, and their records depend on nothing else but the public URL. The
- * records are frozen too, so api.php writes each one's JSON once (envelope.ts serializeAnswer).
+ * Records by user row: the rows the token and user caches share are frozen and reused for many
+ * calls, and their records depend on nothing else but the public URL and the picture's files
+ * (none, or the frozen files PhotosService keeps). The records are frozen too, so api.php writes
+ * each one's JSON once (envelope.ts serializeAnswer). Records of a user with a picture were made
+ * afresh on every call, with a query for the picture's files: 2.5–5 times the CPU of a user
+ * without one (issue 33).
  */
-const recordsWithoutPicture = new WeakMap<User, RecordsWithoutPicture>();
+const recordsByRow = new WeakMap<User, KeptRecords>();
 
-/** The kept records of a frozen row (another row may change: none for it). */
-function keptWithoutPicture(ctx: AppContext, user: User): RecordsWithoutPicture | undefined {
-  if (!Object.isFrozen(user)) return undefined;
-  let kept = recordsWithoutPicture.get(user);
-  if (kept?.ctx.config.PUBLIC_URL !== ctx.config.PUBLIC_URL) {
-    kept = new RecordsWithoutPicture(ctx, user);
-    recordsWithoutPicture.set(user, kept);
+/** The kept records of a frozen row and frozen files (another row or files may change: none for them). */
+function keptRecords(
+  ctx: AppContext,
+  user: User,
+  files: Readonly<Record<string, StoredFile>> | undefined,
+): KeptRecords | undefined {
+  if (!Object.isFrozen(user) || (files !== undefined && !Object.isFrozen(files))) return undefined;
+  let kept = recordsByRow.get(user);
+  if (kept?.ctx.config.PUBLIC_URL !== ctx.config.PUBLIC_URL || kept.files !== files) {
+    kept = new KeptRecords(ctx, user, files);
+    recordsByRow.set(user, kept);
   }
   return kept;
 }
 
 /** A user's Friend record, with the files of their picture (none: the default avatar). */
-function friendRecord(ctx: AppContext, user: User, files: Record<string, StoredFile> | undefined): Friend {
+function friendRecord(ctx: AppContext, user: User, files: Readonly<Record<string, StoredFile>> | undefined): Friend {
   const picture = (field: keyof typeof DEFAULT_AVATAR_PATHS, size: string) =>
     files?.[size]?.url ?? `${ctx.config.PUBLIC_URL}${DEFAULT_AVATAR_PATHS[field]}`;
   return {

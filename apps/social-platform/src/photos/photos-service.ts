@@ -3,6 +3,7 @@ import type { Clock } from '@repo/server-kit';
 import type { Kysely, Selectable } from 'kysely';
 import PQueue from 'p-queue';
 import { type PageRequest, type PageResult, pageOf } from '../db/paging.ts';
+import { RowCache } from '../db/row-cache.ts';
 import { isRowId } from '../db/row-id.ts';
 import type { DB, PhotoFileTable, PhotoKind, PhotoTable, Visibility } from '../db/schema.ts';
 import { appError } from '../error-catalogue.ts';
@@ -51,6 +52,13 @@ const MAX_NAME_LENGTH = 200;
  */
 export class PhotosService {
   private readonly renders: PQueue;
+  /**
+   * The files of public profile pictures user.getUser names, by photo id, frozen. Their URLs are
+   * permanent (no signature, no expiry), so a kept one is the same text a read would give; this
+   * service drops them whenever it moves or deletes files, and another process's change shows
+   * within the cache's time, like the user row that names the picture (USER_CACHE_TTL_MS).
+   */
+  readonly #publicPictures: RowCache<number, Readonly<Record<string, StoredFile>>>;
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -59,8 +67,10 @@ export class PhotosService {
     private readonly friends: FriendsService,
     private readonly clock: Clock,
     readonly limits: UploadLimits,
+    pictureCacheTtlMs = 0,
   ) {
     this.renders = new PQueue({ concurrency: limits.concurrency });
+    this.#publicPictures = new RowCache(pictureCacheTtlMs, 10_000);
   }
 
   addPhoto(input: NewPhoto): Promise<Photo> {
@@ -116,6 +126,34 @@ export class PhotosService {
     }
     return files;
   }
+
+  /** A profile picture's files while they are kept (public pictures only); undefined: ask `pictureFiles`. */
+  keptPictureFiles(photoId: number): Readonly<Record<string, StoredFile>> | undefined {
+    return this.#publicPictures.fresh(photoId);
+  }
+
+  /**
+   * A profile picture's files by size, kept for the next calls when the picture is public (a
+   * friends-only one's URLs are signed for the viewer's moment and read afresh); none: empty.
+   */
+  async pictureFiles(photoId: number): Promise<Readonly<Record<string, StoredFile>>> {
+    const kept = await this.#publicPictures.get(photoId, this.#readPublicPicture);
+    return kept ?? (await this.filesOf([photoId])).get(photoId) ?? {};
+  }
+
+  readonly #readPublicPicture = async (photoId: number) => {
+    const rows = await this.db
+      .selectFrom('photo_files')
+      .innerJoin('photos', 'photos.id', 'photo_files.photo_id')
+      .selectAll('photo_files')
+      .select('photos.visibility')
+      .where('photo_files.photo_id', '=', photoId)
+      .execute();
+    if (rows.length === 0 || rows.some((row) => row.visibility !== 'public')) return undefined;
+    const byName: Record<string, StoredFile> = {};
+    for (const row of rows) byName[row.size] = Object.freeze(this.toStoredFile(row, row.visibility));
+    return Object.freeze(byName);
+  };
 
   /** Who may see the file stored under `storageKey`, and its type; undefined for no such file. */
   async fileByKey(
@@ -178,6 +216,7 @@ export class PhotosService {
             .execute();
         }
       });
+      this.#publicPictures.clear();
     } catch (error) {
       await this.deleteKeys(moves.map((move) => move.to));
       throw error;
@@ -275,6 +314,7 @@ export class PhotosService {
       await trx.deleteFrom('photo_files').where('photo_id', '=', photoId).execute();
       await trx.deleteFrom('photos').where('id', '=', photoId).execute();
     });
+    this.#publicPictures.clear();
     await this.deleteKeys(files.map((file) => file.storage_key));
   }
 
