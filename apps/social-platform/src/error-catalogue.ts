@@ -82,6 +82,32 @@ export const errorCatalogue = defineErrorCatalogue({
       'A parameter is malformed (page=-1, user_id=abc …) or given more than once; output.error.parameter names it.',
     action: 'Give the parameter once, in the form the reference shows.',
   },
+  invalid_batch: {
+    status: 400,
+    meaning: 'method=batch: calls is not JSON, not an array, or holds no call (the whole batch is refused).',
+    action: 'Send calls as a JSON array of {"method": "module.name", "params": {…}}, 1 to 25 of them.',
+  },
+  batch_too_large: {
+    status: 400,
+    meaning: 'method=batch: calls holds more than 25 calls (the whole batch is refused).',
+    action: 'Split the calls into batches of at most 25.',
+  },
+  invalid_batch_call: {
+    status: 400,
+    meaning: "One call of a batch is not an object with a method (text); that call's envelope says so, the others run.",
+    action: 'Give each call as {"method": "module.name", "params": {…}}.',
+  },
+  nested_batch: {
+    status: 400,
+    meaning: "One call of a batch is itself method=batch; that call's envelope says so, the others run.",
+    action: 'Put the calls of the inner batch into the outer one (at most 25 in all).',
+  },
+  not_batchable: {
+    status: 400,
+    meaning:
+      "One call of a batch uploads a file (photo.addPhoto), which a batch cannot carry; that call's envelope says so.",
+    action: 'Call photo.addPhoto on its own, as a multipart/form-data POST.',
+  },
   user_not_found: {
     status: 404,
     meaning: 'user_id, friend_user_id or the user name names no user.',
@@ -236,6 +262,11 @@ export const APPLICATION_API_CODES: readonly ErrorCode[] = [
   'post_required',
   'missing_parameter',
   'invalid_parameter',
+  'invalid_batch',
+  'batch_too_large',
+  'invalid_batch_call',
+  'nested_batch',
+  'not_batchable',
   'user_not_found',
   'permission_denied',
   'app_in_development',
