@@ -101,6 +101,11 @@ export class MethodRegistry {
     return this.names.map((name) => this.#methods.get(name)!);
   }
 
+  /** The method of `name`, if there is one (no error for a name that is not). */
+  find(name: unknown): ApiMethod | undefined {
+    return typeof name === 'string' ? this.#methods.get(name) : undefined;
+  }
+
   resolve(name: unknown): ApiMethod {
     const known = typeof name === 'string' ? this.#methods.get(name) : undefined;
     if (known) return known;

@@ -4,6 +4,7 @@ import type { TokenAnswer } from '@repo/contracts/platform';
 import { toPublicError } from '@repo/server-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { after } from '../api/after.ts';
+import { BATCH_METHOD, type BatchCall, failedCallEnvelope, readBatchCalls } from '../api/batch.ts';
 import { envelope, listPaging, SINGLE_VALUE, serializeAnswer } from '../api/envelope.ts';
 import { apiPostSchema, apiRouteSchema, tokenRouteSchema } from '../api/openapi.ts';
 import { parseParams } from '../api/params.ts';
@@ -13,7 +14,7 @@ import type { PageResult } from '../db/paging.ts';
 import { appError } from '../error-catalogue.ts';
 import { createRateLimit } from '../http/rate-limit.ts';
 import { createMethodRegistry } from '../methods/index.ts';
-import { requestedPage, requirePermission } from '../methods/registry.ts';
+import { type ApiMethod, requestedPage, requirePermission } from '../methods/registry.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -108,13 +109,19 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
 
   /** The method the call names, run with the call's parameters, in its envelope. */
   const answer = (request: FastifyRequest, reply: FastifyReply, input: ApiInput, caller: ApiCaller) => {
-    const method = registry.resolve(asSingle(input.fields.method, 'method'));
+    const name = asSingle(input.fields.method, 'method');
+    if (name === BATCH_METHOD) return answerBatch(request, input, caller);
+    const method = registry.resolve(name);
     request.apiMethod = method.name;
     requirePermission(method, caller);
     if (method.httpMethod === 'POST' && request.method !== 'POST') {
       reply.header('Allow', 'POST');
-      throw appError('post_required', `${method.name} must be called with POST (multipart/form-data).`);
+      throw postRequired(method.name);
     }
+    return run(method, input, caller);
+  };
+
+  const run = (method: ApiMethod, input: ApiInput, caller: ApiCaller) => {
     const params = parseParams(method.params, input.fields, input.files);
     const page = requestedPage(params.page as number | undefined);
     return after(method.handler({ ctx: app.platform, caller, params, page }), (output) => {
@@ -122,6 +129,48 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
       const list = output as PageResult<unknown>;
       return envelope(listPaging(list.total, page), list.items);
     });
+  };
+
+  /**
+   * `method=batch`: each call of `calls` run in turn, as if it came alone: counted in the usage
+   * and against the rate limit (the request's own admission is its first call's), checked against
+   * the grant, answered in its own envelope. A malformed batch fails as a whole (its usage row is
+   * `batch`); one call's fault is that call's envelope.
+   */
+  const answerBatch = async (request: FastifyRequest, input: ApiInput, caller: ApiCaller) => {
+    request.apiMethod = BATCH_METHOD;
+    const calls = readBatchCalls(input.fields.calls);
+    request.apiMethod = undefined;
+    const outputs: unknown[] = [];
+    for (const [index, call] of calls.entries()) {
+      outputs.push(await batchCall(call, caller, request.method === 'POST', index > 0));
+    }
+    // Every call's answer on one page, however many: the batch is not paged.
+    return envelope({ total: outputs.length, pages: 1, current_page: 1 }, outputs);
+  };
+
+  const batchCall = async (call: BatchCall, caller: ApiCaller, posted: boolean, counted: boolean) => {
+    let method: ApiMethod | undefined;
+    try {
+      if (counted) await checkCaller(caller);
+      if (call.fault) {
+        method = registry.find(call.method);
+        throw call.fault;
+      }
+      method = registry.resolve(call.method);
+      requirePermission(method, caller);
+      if (Object.values(method.params).some((param) => param.kind === 'file')) {
+        throw appError('not_batchable', `${method.name} uploads a file and cannot be called in a batch.`);
+      }
+      if (method.httpMethod === 'POST' && !posted) throw postRequired(method.name);
+      const answered = await run(method, { fields: call.params, files: {} }, caller);
+      usage.record(caller.appId, method.name, undefined);
+      return answered;
+    } catch (error) {
+      const failed = failedCallEnvelope(error);
+      if (method) usage.record(caller.appId, method.name, failed.output.error.code);
+      return failed;
+    }
   };
 
   /**
@@ -175,6 +224,9 @@ function asSingle(value: unknown, name: string): string | undefined {
   if (value === undefined || typeof value === 'string') return value;
   throw givenMoreThanOnce(name);
 }
+
+const postRequired = (name: string) =>
+  appError('post_required', `${name} must be called with POST (multipart/form-data).`);
 
 const givenMoreThanOnce = (name: string) =>
   appError('invalid_parameter', `Parameter ${name} is given more than once; give it once, as text.`, {
