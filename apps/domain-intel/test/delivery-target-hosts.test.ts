@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { databaseTargets } from '@repo/server-kit/testing';
+import type { HostResolver } from '@repo/webhooks/target-host';
 import { PLANS } from '../src/accounts/plans.ts';
-import type { HostResolver } from '../src/delivery/target-host.ts';
 import { DeliveryTargets } from '../src/delivery/targets.ts';
 import { bearer, createTestApp, type TestApp } from './helpers.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { assertAllowedUrl, guardedLookup, isAllowedAddress } from '../src/rdap/address-guard.ts';
+import { assertAllowedUrl, guardedLookup, isAllowedAddress } from '@repo/webhooks/address-guard';
 import { parseRetryAfter } from '../src/rdap/upstream-failure.ts';
 
 const strict = { allowInsecure: false };

@@ -1,10 +1,10 @@
 import type { AccountEventType, EventData } from '@repo/contracts/domain-intel';
 import type { Clock } from '@repo/server-kit';
+import type { AddressPolicy } from '@repo/webhooks/address-guard';
 import type { Kysely } from 'kysely';
 import type { AccountsService } from '../accounts/accounts-service.ts';
 import type { DB } from '../db/schema.ts';
 import type { Mailer } from '../mail/index.ts';
-import type { AddressPolicy } from '../rdap/address-guard.ts';
 import { matchRound, ROUND_COLUMNS } from './match-round.ts';
 import type { DeliveryOutbox, DueDelivery, MessageRow } from './outbox.ts';
 import type { SavedFilters } from './saved-filters.ts';

@@ -1,21 +1,20 @@
 import type { Delivery, FeedRecord, FilterBatchData } from '@repo/contracts/domain-intel';
 import type { Clock } from '@repo/server-kit';
+import { RETRY_WINDOW_MS, retryDelay } from '@repo/webhooks/retry-schedule';
 import { type Kysely, sql } from 'kysely';
 import { newId } from '../accounts/ids.ts';
 import type { DB, DeliveryMessageTable } from '../db/schema.ts';
 import { appError } from '../error-catalogue.ts';
 
 const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-/** Failed deliveries are retried with exponential back-off for this long, then dead-lettered. */
-export const RETRY_WINDOW_MS = 24 * HOUR;
-const FIRST_RETRY_MS = 30_000;
-const LONGEST_RETRY_MS = 3 * HOUR;
 /** A claimed delivery is not picked up by another worker for this long (longer than any send). */
 const CLAIM_MS = 5 * MINUTE;
 /** Rows per filter batch: more go out as the next batches, in order. */
 export const MAX_BATCH_ROWS = 1_000;
 const IN_CHUNK = 500;
+
+/** The back-off schedule both services' webhooks follow (30 s doubling, at most 3 h, for 24 h). */
+export { RETRY_WINDOW_MS, retryDelay };
 
 export type MessageRow = DeliveryMessageTable;
 
@@ -40,11 +39,6 @@ export interface DueDelivery {
   next_attempt_at: number;
   first_attempt_at: number | null;
   message: MessageRow;
-}
-
-/** The wait before attempt `attempts + 1` after `attempts` failures: 30 s doubling, at most 3 h. */
-export function retryDelay(attempts: number): number {
-  return Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1), LONGEST_RETRY_MS);
 }
 
 const iso = (time: number | null) => (time === null ? null : new Date(time).toISOString());

@@ -7,6 +7,13 @@ import {
   type TargetKind,
 } from '@repo/contracts/domain-intel';
 import type { Clock } from '@repo/server-kit';
+import {
+  type AddressPolicy,
+  assertAllowedUrl,
+  BlockedAddressError,
+  isAllowedAddress,
+} from '@repo/webhooks/address-guard';
+import { type HostResolver, refusedAddressOf, resolveWithSystem } from '@repo/webhooks/target-host';
 import type { Kysely } from 'kysely';
 import ssh2 from 'ssh2';
 import type { Caller } from '../accounts/caller.ts';
@@ -15,8 +22,6 @@ import { newId } from '../accounts/ids.ts';
 import { planRequired } from '../accounts/plan-required.ts';
 import type { DB, DeliveryTargetTable } from '../db/schema.ts';
 import { appError } from '../error-catalogue.ts';
-import { type AddressPolicy, assertAllowedUrl, BlockedAddressError, isAllowedAddress } from '../rdap/address-guard.ts';
-import { type HostResolver, refusedAddressOf, resolveWithSystem } from './target-host.ts';
 
 export type TargetRow = DeliveryTargetTable;
 

@@ -1,9 +1,9 @@
 import { EventEmitter } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { type AddressPolicy, assertAllowedUrl, BlockedAddressError, guardedLookup } from '@repo/webhooks/address-guard';
 import CircuitBreaker from 'opossum';
 import PQueue from 'p-queue';
 import { Agent, request } from 'undici';
-import { type AddressPolicy, assertAllowedUrl, BlockedAddressError, guardedLookup } from './address-guard.ts';
 import type { HostLimits } from './host-limits.ts';
 import type { RdapTraffic } from './types.ts';
 import { type FetchFailureReason, isCallerSideFailure, parseRetryAfter, UpstreamFailure } from './upstream-failure.ts';

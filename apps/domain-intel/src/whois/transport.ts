@@ -1,7 +1,7 @@
 import { isIP, Socket } from 'node:net';
+import { type AddressPolicy, guardedLookup, isAllowedAddress } from '@repo/webhooks/address-guard';
 import CircuitBreaker from 'opossum';
 import PQueue from 'p-queue';
-import { type AddressPolicy, guardedLookup, isAllowedAddress } from '../rdap/address-guard.ts';
 import type { HostLimits } from '../rdap/host-limits.ts';
 import type { RdapTraffic } from '../rdap/types.ts';
 import { isCallerSideFailure, UpstreamFailure } from '../rdap/upstream-failure.ts';

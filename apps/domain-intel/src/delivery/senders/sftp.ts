@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import type { FilterBatchData } from '@repo/contracts/domain-intel';
+import { type AddressPolicy, guardedLookup } from '@repo/webhooks/address-guard';
 import SftpClient from 'ssh2-sftp-client';
 import { CSV_HEADER, toCsvLine } from '../../feed/feed-row.ts';
-import { type AddressPolicy, guardedLookup } from '../../rdap/address-guard.ts';
 import type { MessageBody, MessageRow } from '../outbox.ts';
 import { parseSftpAddress, type TargetRow } from '../targets.ts';
 

@@ -3,16 +3,19 @@ import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /**
- * The SSRF guard of every outbound RDAP request. RDAP responses carry links we follow
- * (`related`), so a hostile or compromised server could point us at our own network:
- * only `https` to public unicast addresses is allowed. The insecure mode (simulator,
- * tests) also allows `http` and loopback, never private, link-local or metadata ranges.
+ * The SSRF guard of every outbound request to an address someone else chose: Domain
+ * Intelligence's RDAP (whose responses carry links we follow, `related`), WHOIS and delivery
+ * targets, the platform's app callbacks. A hostile or compromised server, or a customer's
+ * webhook URL, could point us at our own network: only `https` to public unicast addresses is
+ * allowed. The insecure mode (simulator, tests, demo) also allows `http` and loopback, never
+ * private, link-local or metadata ranges.
  */
 export interface AddressPolicy {
   allowInsecure: boolean;
 }
 
 export class BlockedAddressError extends Error {
+  /** The code Domain Intelligence's RDAP and WHOIS clients have always recognised the refusal by. */
   readonly code = 'ERR_RDAP_BLOCKED_ADDRESS';
   constructor(message: string) {
     super(message);

@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { type AddressPolicy, isAllowedAddress } from '../rdap/address-guard.ts';
+import { type AddressPolicy, isAllowedAddress } from './address-guard.ts';
 
 /** The addresses a host name resolves to (every family), as a connection would find them. */
 export type HostResolver = (host: string) => Promise<readonly string[]>;
