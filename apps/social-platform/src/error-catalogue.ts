@@ -49,6 +49,16 @@ export const errorCatalogue = defineErrorCatalogue({
     meaning: 'The key of this token was replayed, the user removed the app, or the app was deleted.',
     action: 'Use the newest token, or open the app again.',
   },
+  signature_required: {
+    status: 401,
+    meaning: 'The app requires a signed exchange and token.php was called without sig; the key is still unused.',
+    action: 'Send sig: lowercase hex HMAC-SHA256 of the key with the app secret (the app guide shows it).',
+  },
+  invalid_signature: {
+    status: 401,
+    meaning: 'sig is not the HMAC-SHA256 of the key with the app secret; the key is still unused.',
+    action: 'Sign the key exactly as it came (UTF-8) with the current app secret, in lowercase hex.',
+  },
   app_disabled: {
     status: 403,
     meaning: 'The application has been disabled.',
@@ -197,6 +207,21 @@ export const errorCatalogue = defineErrorCatalogue({
     action: 'Correct the field.',
   },
   app_not_found: { status: 404, meaning: 'There is no application with this APP ID.', action: 'Check the APP ID.' },
+  app_event_not_found: {
+    status: 404,
+    meaning: 'The app has no event with this id.',
+    action: 'Reload the delivery log.',
+  },
+  deletion_request_not_found: {
+    status: 404,
+    meaning: 'There is no data deletion request with this confirmation code.',
+    action: 'Use the status URL the event gave, whole.',
+  },
+  invalid_deletion_report: {
+    status: 400,
+    meaning: 'A data deletion report needs status (in_progress or completed), ts and a valid sign.',
+    action: 'Sign status and ts with the app secret as the app guide shows, within 5 minutes of ts.',
+  },
   cannot_befriend_self: { status: 400, meaning: 'You cannot befriend yourself.', action: 'Choose someone else.' },
   friend_request_not_found: {
     status: 404,
@@ -251,6 +276,8 @@ export const APPLICATION_API_CODES: readonly ErrorCode[] = [
   'invalid_key',
   'key_expired',
   'key_already_used',
+  'signature_required',
+  'invalid_signature',
   'missing_token',
   'invalid_token',
   'token_expired',
