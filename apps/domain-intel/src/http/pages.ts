@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyView from '@fastify/view';
@@ -11,7 +12,16 @@ import { eventDocs, webhookDeliveryNote, webhookHeaders } from './webhook-docs.t
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const viewsDir = path.join(here, '..', 'views');
-const siteCss = readFileSync(path.join(here, '..', 'assets', 'site.css'));
+const assetsDir = path.join(here, '..', 'assets');
+// Pico CSS, the pages' foundation, from node_modules (never a CDN): its blue theme matches the brand.
+const picoCss = createRequire(import.meta.url).resolve('@picocss/pico/css/pico.blue.min.css');
+
+/** What every page loads, read once at start: the foundation, the product's layer on it, the icon. */
+const SITE_ASSETS: Record<string, { file: string; type: string }> = {
+  'pico.min.css': { file: picoCss, type: 'text/css; charset=utf-8' },
+  'site.css': { file: path.join(assetsDir, 'site.css'), type: 'text/css; charset=utf-8' },
+  'favicon.svg': { file: path.join(assetsDir, 'api-reference', 'favicon.svg'), type: 'image/svg+xml' },
+};
 
 /** The reference lists codes by status (client errors first), each status in the table's order. */
 const byStatus = <T extends { status: number }>(entries: readonly T[]) =>
@@ -28,17 +38,24 @@ export const pages = fp(
       defaultContext: { format: pageFormats },
     });
 
-    app.get('/assets/site.css', { schema: { hide: true } }, async (_request, reply) => {
-      reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=3600');
-      return siteCss;
-    });
+    for (const [name, asset] of Object.entries(SITE_ASSETS)) {
+      const content = readFileSync(asset.file);
+      app.get(`/assets/${name}`, { schema: { hide: true } }, async (_request, reply) =>
+        reply.type(asset.type).header('Cache-Control', 'public, max-age=3600').send(content),
+      );
+    }
 
     app.get('/docs/errors', { schema: { hide: true } }, async (_request, reply) =>
-      reply.view('errors', { codes: byStatus(errorCatalogue.entries) }),
+      reply.view('errors', { codes: byStatus(errorCatalogue.entries), section: 'errors' }),
     );
 
     app.get('/docs/events', { schema: { hide: true } }, async (_request, reply) =>
-      reply.view('events', { events: eventDocs(), headers: webhookHeaders, note: webhookDeliveryNote }),
+      reply.view('events', {
+        events: eventDocs(),
+        headers: webhookHeaders,
+        note: webhookDeliveryNote,
+        section: 'events',
+      }),
     );
 
     app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs'));
