@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { databaseTargets } from '@repo/server-kit/testing';
-import { rowsSelect } from '../src/dashboard/feed-routes.ts';
 import { inPersonTerms } from '../src/dashboard/time-words.ts';
+import { rowsSelect } from '../src/routes/dashboard/feed.ts';
 import { DashboardBrowser } from './dashboard-session.ts';
 import { feedRow } from './feed-helpers.ts';
 import { createTestApp, type TestApp } from './helpers.ts';

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { type Static, Type } from '@fastify/type-provider-typebox';
 import {
   DEFAULT_LIMIT,
   FEED_FILTER_PARAMETERS,
@@ -9,13 +10,13 @@ import {
   MAX_OFFSET,
 } from '@repo/contracts/domain-intel';
 import { isAppError, toPublicError, utcDate } from '@repo/server-kit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { CSV_HEADER, toCsvLine } from '../feed/feed-row.ts';
-import { type FeedQueryInput, parseFeedFilters, parseFeedPage } from '../feed/filters.ts';
-import { dropsPerDay } from './drop-stats.ts';
-import type { DashboardSessions } from './session-store.ts';
-import { jsonForScript } from './view-data.ts';
-import { findViewer, noStore, requireViewer } from './viewer.ts';
+import { dropsPerDay } from '../../dashboard/drop-stats.ts';
+import type { DashboardSessions } from '../../dashboard/session-store.ts';
+import { jsonForScript } from '../../dashboard/view-data.ts';
+import { findViewer, noStore, requireViewer } from '../../dashboard/viewer.ts';
+import { CSV_HEADER, toCsvLine } from '../../feed/feed-row.ts';
+import { type FeedQueryInput, parseFeedFilters, parseFeedPage } from '../../feed/filters.ts';
+import { type DashboardApp, FormField } from './forms.ts';
 
 const CHART_DAYS = 30;
 /** What a plan without bulk export downloads: the first page of the feed, as /v1/domains gives it. */
@@ -24,11 +25,20 @@ const FILTER_NAMES = FEED_FILTER_PARAMETERS;
 const PAGE_NAMES = ['sort', 'limit', 'offset'] as const;
 
 /**
+ * The explorer's query: the feed's filters and paging, each a form field (the TLD boxes repeat).
+ * Their values are the feed's to judge (parseFeedFilters, parseFeedPage), with the same catalogue
+ * codes as GET /v1/domains.
+ */
+const ExplorerQuery = Type.Object(
+  Object.fromEntries([...FILTER_NAMES, ...PAGE_NAMES].map((name) => [name, FormField])),
+);
+type ExplorerQuery = Static<typeof ExplorerQuery>;
+
+/**
  * The explorer form's query as the feed parsers expect it: repeated TLD boxes joined with
  * commas and empty fields dropped (an empty box means "no filter", not a bad value).
  */
-function formQuery(request: FastifyRequest, names: readonly string[]): FeedQueryInput {
-  const raw = request.query as Record<string, string | string[] | undefined>;
+function formQuery(raw: ExplorerQuery, names: readonly string[]): FeedQueryInput {
   const query: FeedQueryInput = {};
   for (const name of names) {
     const value = raw[name];
@@ -64,14 +74,14 @@ async function* csvLines(records: AsyncIterable<FeedRecord> | FeedRecord[]): Asy
 }
 
 /** The feed explorer (same filters as GET /v1/domains), its drops chart and the CSV download. */
-export function feedRoutes(app: FastifyInstance, sessions: DashboardSessions): void {
+export function feedRoutes(app: DashboardApp, sessions: DashboardSessions): void {
   const { accounts, feed, config, database, clock } = app.ctx;
 
-  app.get('/dashboard/feed', async (request, reply) => {
+  app.get('/dashboard/feed', { schema: { querystring: ExplorerQuery } }, async (request, reply) => {
     const viewer = await findViewer(request, sessions, accounts);
     if (!viewer) return reply.redirect('/dashboard', 303);
-    const filterQuery = formQuery(request, FILTER_NAMES);
-    const pageQuery = formQuery(request, PAGE_NAMES);
+    const filterQuery = formQuery(request.query, FILTER_NAMES);
+    const pageQuery = formQuery(request.query, PAGE_NAMES);
     const view = {
       viewer,
       trackedTlds: config.TRACKED_TLDS,
@@ -111,9 +121,9 @@ export function feedRoutes(app: FastifyInstance, sessions: DashboardSessions): v
     }
   });
 
-  app.get('/dashboard/feed.csv', async (request, reply) => {
+  app.get('/dashboard/feed.csv', { schema: { querystring: ExplorerQuery } }, async (request, reply) => {
     const viewer = await requireViewer(request, sessions, accounts);
-    const filters = parseFeedFilters(formQuery(request, FILTER_NAMES), config.TRACKED_TLDS);
+    const filters = parseFeedFilters(formQuery(request.query, FILTER_NAMES), config.TRACKED_TLDS);
     // The plan table decides, as for GET /v1/domains/export: bulk export streams every match;
     // other plans get the first page, newest drops first, as one /v1/domains call would give.
     const records = viewer.plan.features.bulkExport

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const assetsDir = path.join(here, '..', 'assets');
+const assetsDir = path.join(here, '..', '..', 'assets');
 // chart.js exports only its ESM/CJS entry points; the browser build sits beside them in dist/.
 const chartJsDir = path.dirname(createRequire(import.meta.url).resolve('chart.js'));
 

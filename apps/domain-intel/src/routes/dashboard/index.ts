@@ -1,25 +1,26 @@
 import rateLimit from '@fastify/rate-limit';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError, rateLimitResetAsUnixTime, toPublicError } from '@repo/server-kit';
-import type { FastifyError, FastifyInstance } from 'fastify';
-import { appError } from '../error-catalogue.ts';
-import { formPageError, registerFormProtection } from '../http/form-protection.ts';
-import { accountRoutes } from './account-routes.ts';
+import type { FastifyError } from 'fastify';
+import { DashboardSessions } from '../../dashboard/session-store.ts';
+import { SignInLinks } from '../../dashboard/sign-in-links.ts';
+import { CSRF_COOKIE, noStore } from '../../dashboard/viewer.ts';
+import { appError } from '../../error-catalogue.ts';
+import { formPageError, registerFormProtection } from '../../http/form-protection.ts';
+import { accountRoutes } from './account.ts';
 import { assetRoutes } from './assets.ts';
-import { billingRoutes } from './billing-routes.ts';
-import { deliveryRoutes } from './delivery-routes.ts';
-import { feedRoutes } from './feed-routes.ts';
-import { DashboardSessions } from './session-store.ts';
-import { signInLinkRoutes } from './sign-in-link-routes.ts';
-import { SignInLinks } from './sign-in-links.ts';
-import { CSRF_COOKIE, noStore } from './viewer.ts';
-import { watchlistRoutes } from './watchlist-routes.ts';
+import { billingRoutes } from './billing.ts';
+import { deliveryRoutes } from './delivery.ts';
+import { feedRoutes } from './feed.ts';
+import { signInLinkRoutes } from './sign-in-link.ts';
+import { watchlistRoutes } from './watchlist.ts';
 
 /**
  * The account dashboard at /dashboard: server-rendered pages for signed-in accounts. It uses
  * the accounts, quota, feed, delivery and watchlist services directly and never takes a unit of
  * API quota.
  */
-export async function dashboardRoutes(app: FastifyInstance): Promise<void> {
+export const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { config, database, clock, redis } = app.ctx;
   const sessions = new DashboardSessions(database.db, clock, config.DASHBOARD_SESSION_HOURS * 3_600_000);
 
@@ -56,4 +57,4 @@ export async function dashboardRoutes(app: FastifyInstance): Promise<void> {
   deliveryRoutes(app, sessions);
   watchlistRoutes(app, sessions);
   signInLinkRoutes(app, sessions, signInLinks);
-}
+};

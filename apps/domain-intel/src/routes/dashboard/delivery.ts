@@ -1,8 +1,10 @@
+import { Type } from '@fastify/type-provider-typebox';
 import type { CreatedDeliveryTarget, DeliveryTarget } from '@repo/contracts/domain-intel';
 import { isAppError, toPublicError } from '@repo/server-kit';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { DashboardSessions } from './session-store.ts';
-import { type DashboardViewer, findViewer, noStore, requireViewer } from './viewer.ts';
+import type { FastifyReply } from 'fastify';
+import type { DashboardSessions } from '../../dashboard/session-store.ts';
+import { type DashboardViewer, findViewer, noStore, requireViewer } from '../../dashboard/viewer.ts';
+import { allOf, type DashboardApp, FormField, firstOf, NoticeQuery, offsetOf } from './forms.ts';
 
 const LOG_PAGE = 50;
 
@@ -13,6 +15,17 @@ const NOTICES: Record<string, string> = {
   'target-removed': 'Target removed. Filters that used it keep their other targets.',
   redelivered: 'Queued again: the same batch, with the same id, goes out within a minute.',
 };
+
+const FilterForm = Type.Object({ name: FormField, filter: FormField, target_id: FormField });
+const TargetForm = Type.Object({ kind: FormField, address: FormField });
+const FilterParams = Type.Object({ filterId: Type.String() });
+const TargetParams = Type.Object({ targetId: Type.String() });
+const DeliveryParams = Type.Object({ deliveryId: Type.String() });
+const DeliveriesQuery = Type.Object({
+  filter_id: Type.Optional(Type.String()),
+  offset: Type.Optional(Type.String()),
+  done: Type.Optional(Type.String()),
+});
 
 /** A target as a short label for a table cell (the full address is in its title). */
 export function targetLabel(target: DeliveryTarget | undefined, fallback: string): string {
@@ -26,28 +39,21 @@ export function targetLabel(target: DeliveryTarget | undefined, fallback: string
   }
 }
 
-type FormBody = Record<string, string | string[] | undefined>;
-const formOf = (request: FastifyRequest) => (request.body ?? {}) as FormBody;
-const text = (value: string | string[] | undefined) => (Array.isArray(value) ? (value[0] ?? '') : (value ?? ''));
-const list = (value: string | string[] | undefined) =>
-  (Array.isArray(value) ? value : value ? [value] : []).filter(Boolean);
-const noticeOf = (request: FastifyRequest) => NOTICES[(request.query as { done?: string }).done ?? ''];
-
 /**
  * Saved filters, delivery targets and the delivery log in the dashboard: the same services as
  * the /account API, through forms with the dashboard's CSRF token. A refused form (bad filter,
  * plan limit, private target) shows the page again with the reason and the right status.
  */
-export function deliveryRoutes(app: FastifyInstance, sessions: DashboardSessions): void {
+export function deliveryRoutes(app: DashboardApp, sessions: DashboardSessions): void {
   const { accounts, savedFilters, targets, outbox } = app.ctx;
   const csrf = { preHandler: app.csrfProtection };
 
   async function renderFilters(
-    request: FastifyRequest,
     reply: FastifyReply,
     viewer: DashboardViewer,
-    extra: { error?: string; created?: CreatedDeliveryTarget; form?: Record<string, string> } = {},
+    extra: { error?: string; created?: CreatedDeliveryTarget; form?: Record<string, string>; done?: string } = {},
   ) {
+    const { done, ...shown } = extra;
     const accountId = viewer.account.account_id;
     const [filters, targetList] = await Promise.all([
       savedFilters.list(accountId, viewer.plan),
@@ -59,17 +65,16 @@ export function deliveryRoutes(app: FastifyInstance, sessions: DashboardSessions
       targets: targetList,
       targetById: Object.fromEntries(targetList.map((target) => [target.target_id, target])),
       targetLabel,
-      notice: noticeOf(request),
+      notice: NOTICES[done ?? ''],
       csrfToken: reply.generateCsrf(),
       features: viewer.plan.features,
       form: {},
-      ...extra,
+      ...shown,
     });
   }
 
   /** Runs a form action; a refusal re-renders the filters page with its message and status. */
   async function attempt<T>(
-    request: FastifyRequest,
     reply: FastifyReply,
     viewer: DashboardViewer,
     action: () => Promise<T>,
@@ -80,58 +85,63 @@ export function deliveryRoutes(app: FastifyInstance, sessions: DashboardSessions
     } catch (error) {
       if (!isAppError(error) || error.status >= 500) throw error;
       const { status, message } = toPublicError(error);
-      return { page: await renderFilters(request, reply.status(status), viewer, { error: message, form }) };
+      return { page: await renderFilters(reply.status(status), viewer, { error: message, form }) };
     }
   }
 
-  app.get('/dashboard/filters', async (request, reply) => {
+  app.get('/dashboard/filters', { schema: { querystring: NoticeQuery } }, async (request, reply) => {
     const viewer = await findViewer(request, sessions, accounts);
     if (!viewer) return reply.redirect('/dashboard', 303);
-    return renderFilters(request, reply, viewer);
+    return renderFilters(reply, viewer, { ...(request.query.done ? { done: request.query.done } : {}) });
   });
 
-  app.post('/dashboard/filters', csrf, async (request, reply) => {
+  app.post('/dashboard/filters', { ...csrf, schema: { body: FilterForm } }, async (request, reply) => {
     const viewer = await requireViewer(request, sessions, accounts);
-    const form = formOf(request);
-    const input = { name: text(form.name), filter: text(form.filter) };
+    const form = request.body;
+    const input = { name: firstOf(form.name), filter: firstOf(form.filter) };
     const outcome = await attempt(
-      request,
       reply,
       viewer,
-      () => savedFilters.create(viewer.caller, { ...input, targetIds: list(form.target_id) }),
+      () => savedFilters.create(viewer.caller, { ...input, targetIds: allOf(form.target_id) }),
       input,
     );
     return outcome.page ?? reply.redirect('/dashboard/filters?done=filter-saved', 303);
   });
 
-  app.post('/dashboard/filters/:filterId/delete', csrf, async (request, reply) => {
-    const viewer = await requireViewer(request, sessions, accounts);
-    await savedFilters.remove(viewer.account.account_id, (request.params as { filterId: string }).filterId);
-    return reply.redirect('/dashboard/filters?done=filter-deleted', 303);
-  });
+  app.post(
+    '/dashboard/filters/:filterId/delete',
+    { ...csrf, schema: { params: FilterParams } },
+    async (request, reply) => {
+      const viewer = await requireViewer(request, sessions, accounts);
+      await savedFilters.remove(viewer.account.account_id, request.params.filterId);
+      return reply.redirect('/dashboard/filters?done=filter-deleted', 303);
+    },
+  );
 
-  app.post('/dashboard/targets', csrf, async (request, reply) => {
+  app.post('/dashboard/targets', { ...csrf, schema: { body: TargetForm } }, async (request, reply) => {
     const viewer = await requireViewer(request, sessions, accounts);
-    const form = formOf(request);
-    const input = { kind: text(form.kind), address: text(form.address) };
-    const outcome = await attempt(request, reply, viewer, () => targets.create(viewer.caller, input), input);
+    const input = { kind: firstOf(request.body.kind), address: firstOf(request.body.address) };
+    const outcome = await attempt(reply, viewer, () => targets.create(viewer.caller, input), input);
     if (outcome.page) return outcome.page;
     // The webhook secret (or the SFTP public key) is shown on this answer only.
-    return renderFilters(request, reply.status(201), viewer, { created: outcome.done });
+    return renderFilters(reply.status(201), viewer, { created: outcome.done });
   });
 
-  app.post('/dashboard/targets/:targetId/delete', csrf, async (request, reply) => {
-    const viewer = await requireViewer(request, sessions, accounts);
-    await targets.remove(viewer.account.account_id, (request.params as { targetId: string }).targetId);
-    return reply.redirect('/dashboard/filters?done=target-removed', 303);
-  });
+  app.post(
+    '/dashboard/targets/:targetId/delete',
+    { ...csrf, schema: { params: TargetParams } },
+    async (request, reply) => {
+      const viewer = await requireViewer(request, sessions, accounts);
+      await targets.remove(viewer.account.account_id, request.params.targetId);
+      return reply.redirect('/dashboard/filters?done=target-removed', 303);
+    },
+  );
 
-  app.get('/dashboard/deliveries', async (request, reply) => {
+  app.get('/dashboard/deliveries', { schema: { querystring: DeliveriesQuery } }, async (request, reply) => {
     const viewer = await findViewer(request, sessions, accounts);
     if (!viewer) return reply.redirect('/dashboard', 303);
-    const query = request.query as { filter_id?: string; offset?: string };
-    const offset = Math.max(0, Math.min(10_000, Number.parseInt(query.offset ?? '0', 10) || 0));
-    const filterId = query.filter_id || undefined;
+    const offset = offsetOf(request.query.offset, 10_000);
+    const filterId = request.query.filter_id || undefined;
     const accountId = viewer.account.account_id;
     const [log, filters, targetList] = await Promise.all([
       outbox.log(accountId, { ...(filterId ? { filterId } : {}), limit: LOG_PAGE + 1, offset }),
@@ -150,14 +160,18 @@ export function deliveryRoutes(app: FastifyInstance, sessions: DashboardSessions
       filterId: filterId ?? '',
       previous: offset > 0 ? link(Math.max(0, offset - LOG_PAGE)) : null,
       next: log.length > LOG_PAGE ? link(offset + LOG_PAGE) : null,
-      notice: noticeOf(request),
+      notice: NOTICES[request.query.done ?? ''],
       csrfToken: reply.generateCsrf(),
     });
   });
 
-  app.post('/dashboard/deliveries/:deliveryId/redeliver', csrf, async (request, reply) => {
-    const viewer = await requireViewer(request, sessions, accounts);
-    await outbox.redeliver(viewer.account.account_id, (request.params as { deliveryId: string }).deliveryId);
-    return reply.redirect('/dashboard/deliveries?done=redelivered', 303);
-  });
+  app.post(
+    '/dashboard/deliveries/:deliveryId/redeliver',
+    { ...csrf, schema: { params: DeliveryParams } },
+    async (request, reply) => {
+      const viewer = await requireViewer(request, sessions, accounts);
+      await outbox.redeliver(viewer.account.account_id, request.params.deliveryId);
+      return reply.redirect('/dashboard/deliveries?done=redelivered', 303);
+    },
+  );
 }

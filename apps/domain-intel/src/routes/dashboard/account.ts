@@ -1,15 +1,24 @@
+import { Type } from '@fastify/type-provider-typebox';
 import { isAppError, toPublicError } from '@repo/server-kit';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { IssuedKey } from '../accounts/accounts-service.ts';
-import { isPaid, PLAN_IDS, PLANS } from '../accounts/plans.ts';
-import { appError } from '../error-catalogue.ts';
-import type { DashboardSessions } from './session-store.ts';
-import { verifySignIn } from './sign-in.ts';
-import type { SignInLinks } from './sign-in-links.ts';
-import { renderSignIn, signInRateLimit, startSession } from './sign-in-page.ts';
-import { inPersonTerms } from './time-words.ts';
-import { jsonForScript } from './view-data.ts';
-import { cookieOptions, type DashboardViewer, findViewer, noStore, requireViewer, SESSION_COOKIE } from './viewer.ts';
+import type { FastifyReply } from 'fastify';
+import type { IssuedKey } from '../../accounts/accounts-service.ts';
+import { isPaid, PLAN_IDS, PLANS } from '../../accounts/plans.ts';
+import type { DashboardSessions } from '../../dashboard/session-store.ts';
+import { verifySignIn } from '../../dashboard/sign-in.ts';
+import type { SignInLinks } from '../../dashboard/sign-in-links.ts';
+import { renderSignIn, signInRateLimit, startSession } from '../../dashboard/sign-in-page.ts';
+import { inPersonTerms } from '../../dashboard/time-words.ts';
+import { jsonForScript } from '../../dashboard/view-data.ts';
+import {
+  cookieOptions,
+  type DashboardViewer,
+  findViewer,
+  noStore,
+  requireViewer,
+  SESSION_COOKIE,
+} from '../../dashboard/viewer.ts';
+import { appError } from '../../error-catalogue.ts';
+import { type DashboardApp, NoticeQuery } from './forms.ts';
 
 const USAGE_DAYS = 30;
 
@@ -27,10 +36,11 @@ const NOTICES: Record<string, string> = {
   'quota-mails-off': 'Quota e-mails are off. Your webhooks still get quota.warning and quota.exhausted.',
 };
 
-const noticeOf = (request: FastifyRequest) => NOTICES[(request.query as { done?: string }).done ?? ''];
-
-type FormBody = Record<string, string | undefined>;
-const formOf = (request: FastifyRequest) => (request.body ?? {}) as FormBody;
+const SignInForm = Type.Object({ email: Type.Optional(Type.String()), key: Type.Optional(Type.String()) });
+const KeyForm = Type.Object({ name: Type.Optional(Type.String()) });
+const KeyParams = Type.Object({ keyId: Type.String() });
+/** An unticked checkbox sends nothing: absent means off. */
+const NotificationsForm = Type.Object({ quota_mails: Type.Optional(Type.String()) });
 
 /** What the Plan card offers: Stripe Checkout and the portal, or the operator's word. */
 function billingView(viewer: DashboardViewer, stripeConfigured: boolean) {
@@ -53,33 +63,30 @@ function billingView(viewer: DashboardViewer, stripeConfigured: boolean) {
 }
 
 /** Sign-in and sign-out, the account overview (plan, usage, keys) and key management. */
-export function accountRoutes(app: FastifyInstance, sessions: DashboardSessions, signInLinks: SignInLinks): void {
+export function accountRoutes(app: DashboardApp, sessions: DashboardSessions, signInLinks: SignInLinks): void {
   const { accounts, quota, config } = app.ctx;
   // preHandler, not onRequest: the token is in the form body, which is parsed in between.
   const csrf = { preHandler: app.csrfProtection };
 
   async function renderOverview(
-    request: FastifyRequest,
     reply: FastifyReply,
     viewer: DashboardViewer,
-    extra: { issued?: IssuedKey & { action: string } } = {},
+    extra: { issued?: IssuedKey & { action: string }; done?: string | undefined } = {},
   ) {
-    const [today, history, keys, invoices] = await Promise.all([
+    const { done, ...shown } = extra;
+    const [today, history, keys] = await Promise.all([
       quota.status(viewer.caller),
       quota.history(viewer.account.account_id, USAGE_DAYS),
       accounts.listKeys(viewer.account.email),
-      app.ctx.invoices?.latest(viewer.account.billing.customerId) ?? [],
     ]);
-    const notice = noticeOf(request);
     return noStore(reply).view('dashboard/overview', {
       viewer,
       today,
       keys,
-      invoices,
-      notice,
+      notice: NOTICES[done ?? ''],
       resetsIn: inPersonTerms(app.ctx.clock.now(), today.resetsAt),
       billing: billingView(viewer, app.ctx.billing !== undefined),
-      ...extra,
+      ...shown,
       csrfToken: reply.generateCsrf(),
       usageJson: jsonForScript({
         days: history.map((entry) => entry.day),
@@ -89,12 +96,13 @@ export function accountRoutes(app: FastifyInstance, sessions: DashboardSessions,
     });
   }
 
-  app.get('/dashboard', async (request, reply) => {
+  app.get('/dashboard', { schema: { querystring: NoticeQuery } }, async (request, reply) => {
+    const { done } = request.query;
     const viewer = await findViewer(request, sessions, accounts);
     if (!viewer) {
-      return renderSignIn(reply, config, { notice: noticeOf(request) });
+      return renderSignIn(reply, config, { notice: NOTICES[done ?? ''] });
     }
-    return renderOverview(request, reply, viewer);
+    return renderOverview(reply, viewer, { done });
   });
 
   app.post(
@@ -102,9 +110,10 @@ export function accountRoutes(app: FastifyInstance, sessions: DashboardSessions,
     {
       ...csrf,
       config: signInRateLimit(config),
+      schema: { body: SignInForm },
     },
     async (request, reply) => {
-      const form = formOf(request);
+      const form = request.body;
       try {
         const { accountId, keyId } = await verifySignIn(accounts, form);
         return await startSession(reply, sessions, config, accountId, keyId);
@@ -134,30 +143,30 @@ export function accountRoutes(app: FastifyInstance, sessions: DashboardSessions,
     return reply.redirect('/dashboard?done=signed-out-everywhere', 303);
   });
 
-  app.post('/dashboard/keys', csrf, async (request, reply) => {
+  app.post('/dashboard/keys', { ...csrf, schema: { body: KeyForm } }, async (request, reply) => {
     const viewer = await requireViewer(request, sessions, accounts);
-    const name = (formOf(request).name ?? '').trim() || 'default';
+    const name = (request.body.name ?? '').trim() || 'default';
     if (name.length > 64 || /[\p{Cc}]/u.test(name)) {
       throw appError('invalid_key_name', 'A key name has at most 64 characters and no control characters.');
     }
     const issued = await accounts.createKey(viewer.account.email, name);
-    return renderOverview(request, reply.status(201), viewer, { issued: { ...issued, action: 'created' } });
+    return renderOverview(reply.status(201), viewer, { issued: { ...issued, action: 'created' } });
   });
 
-  app.post('/dashboard/keys/:keyId/rotate', csrf, async (request, reply) => {
+  app.post('/dashboard/keys/:keyId/rotate', { ...csrf, schema: { params: KeyParams } }, async (request, reply) => {
     const viewer = await requireViewer(request, sessions, accounts);
-    const { keyId } = request.params as { keyId: string };
+    const { keyId } = request.params;
     const issued = await accounts.rotateKey(viewer.account.email, keyId);
     // Every session opened with the old key ends, except this one: it was just shown the new key.
     if (viewer.sessionKeyId === keyId) {
       await sessions.moveToKey(request.cookies[SESSION_COOKIE], keyId, issued.key_id);
     }
-    return renderOverview(request, reply, viewer, { issued: { ...issued, action: 'rotated' } });
+    return renderOverview(reply, viewer, { issued: { ...issued, action: 'rotated' } });
   });
 
-  app.post('/dashboard/keys/:keyId/revoke', csrf, async (request, reply) => {
+  app.post('/dashboard/keys/:keyId/revoke', { ...csrf, schema: { params: KeyParams } }, async (request, reply) => {
     const viewer = await requireViewer(request, sessions, accounts);
-    const { keyId } = request.params as { keyId: string };
+    const { keyId } = request.params;
     await accounts.revokeKey(viewer.account.email, keyId);
     if (viewer.sessionKeyId === keyId) {
       reply.clearCookie(SESSION_COOKIE, cookieOptions());
@@ -166,10 +175,9 @@ export function accountRoutes(app: FastifyInstance, sessions: DashboardSessions,
     return reply.redirect('/dashboard?done=revoked', 303);
   });
 
-  app.post('/dashboard/notifications', csrf, async (request, reply) => {
+  app.post('/dashboard/notifications', { ...csrf, schema: { body: NotificationsForm } }, async (request, reply) => {
     const viewer = await requireViewer(request, sessions, accounts);
-    // An unticked checkbox sends nothing: absent means off.
-    const on = formOf(request).quota_mails === 'on';
+    const on = request.body.quota_mails === 'on';
     await accounts.setQuotaMails(viewer.account.account_id, on);
     return reply.redirect(`/dashboard?done=quota-mails-${on ? 'on' : 'off'}#notifications-heading`, 303);
   });

@@ -1,8 +1,15 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { isPlanId } from '../accounts/plans.ts';
-import { appError } from '../error-catalogue.ts';
-import type { DashboardSessions } from './session-store.ts';
-import { requireViewer } from './viewer.ts';
+import { Type } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { isPlanId } from '../../accounts/plans.ts';
+import type { DashboardSessions } from '../../dashboard/session-store.ts';
+import { requireViewer } from '../../dashboard/viewer.ts';
+import { appError } from '../../error-catalogue.ts';
+import type { DashboardApp } from './forms.ts';
+
+/** The plan to buy, as the Plan card's buttons send it; anything but a paid plan is invalid_plan. */
+const CheckoutForm = Type.Object({ plan: Type.Optional(Type.String()) });
+/** Stripe's Checkout Session id, put in the return URL by Stripe itself. */
+const ReturnQuery = Type.Object({ session_id: Type.Optional(Type.String()) });
 
 const baseUrlOf = (request: FastifyRequest, publicUrl: string | undefined) =>
   publicUrl?.replace(/\/+$/, '') ?? `${request.protocol}://${request.host}`;
@@ -12,14 +19,14 @@ const baseUrlOf = (request: FastifyRequest, publicUrl: string | undefined) =>
  * Customer Portal to change card, see invoices, cancel or resume. Only with Stripe configured;
  * without it the overview says plans are changed by the operator.
  */
-export function billingRoutes(app: FastifyInstance, sessions: DashboardSessions): void {
+export function billingRoutes(app: DashboardApp, sessions: DashboardSessions): void {
   const { accounts, billing, config } = app.ctx;
   if (!billing) return;
   const csrf = { preHandler: app.csrfProtection };
 
-  app.post('/dashboard/billing/checkout', csrf, async (request, reply) => {
+  app.post('/dashboard/billing/checkout', { ...csrf, schema: { body: CheckoutForm } }, async (request, reply) => {
     const viewer = await requireViewer(request, sessions, accounts);
-    const plan = (request.body as { plan?: string } | undefined)?.plan ?? '';
+    const plan = request.body.plan ?? '';
     if (!isPlanId(plan) || plan === 'free') {
       throw appError('invalid_plan', 'Choose Starter or Enterprise.');
     }
@@ -31,9 +38,9 @@ export function billingRoutes(app: FastifyInstance, sessions: DashboardSessions)
     return reply.redirect(url, 303);
   });
 
-  app.get('/dashboard/billing/return', async (request, reply) => {
+  app.get('/dashboard/billing/return', { schema: { querystring: ReturnQuery } }, async (request, reply) => {
     const viewer = await requireViewer(request, sessions, accounts);
-    const sessionId = (request.query as { session_id?: string }).session_id ?? '';
+    const sessionId = request.query.session_id ?? '';
     const outcome = await billing.finishCheckout(viewer.account, sessionId);
     return reply.redirect(`/dashboard?done=${outcome === 'upgraded' ? 'upgraded' : 'checkout-pending'}`, 303);
   });
