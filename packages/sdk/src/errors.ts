@@ -41,6 +41,8 @@ export type PlatformErrorCode =
   | 'post_required'
   | 'missing_parameter'
   | 'invalid_parameter'
+  | 'invalid_batch'
+  | 'batch_too_large'
   | 'user_not_found'
   | 'permission_denied'
   | 'rate_limited'

@@ -3,9 +3,12 @@ import { PLATFORM_ENDPOINTS, PLATFORM_METHODS, type PlatformMethodName } from '.
 import { type PhotoSource, preparePhoto } from './photo-source.ts';
 import type {
   ApiEnvelope,
+  ApiErrorOutput,
   FriendshipCheck,
   PageSelector,
   PhotoVisibility,
+  PlatformBatchCall,
+  PlatformBatchResult,
   PlatformFriend,
   PlatformNotification,
   PlatformPage,
@@ -128,6 +131,30 @@ export class PlatformAppClient {
     return (body as ApiEnvelope<UploadedPhoto>).output;
   }
 
+  /**
+   * Up to 25 calls in one request (`method=batch`), sent as a POST form so that POST-only
+   * methods (notification.add) may be among them; one result per call, in order. Each call is
+   * counted and permission-checked as if it came alone; uploads cannot be batched.
+   */
+  async batch(calls: readonly PlatformBatchCall[], options?: CallOptions): Promise<PlatformBatchResult[]> {
+    const encoded = JSON.stringify(
+      calls.map(({ method, params = {} }) => ({
+        method,
+        params: Object.fromEntries(Object.entries(params).filter(([, value]) => value !== undefined)),
+      })),
+    );
+    const { body } = await this.#transport.send(
+      {
+        method: 'POST',
+        path: PLATFORM_ENDPOINTS.api.path,
+        query: { token: this.#token, method: 'batch' },
+        body: () => new URLSearchParams({ calls: encoded }),
+      },
+      options,
+    );
+    return (body as ApiEnvelope<ApiEnvelope<unknown>[]>).output.map(readBatchAnswer);
+  }
+
   async #call<T>(
     method: PlatformMethodName,
     params: Record<string, number | undefined>,
@@ -160,6 +187,13 @@ export class PlatformAppClient {
       if (page >= result.pages || result.items.length === 0) return;
     }
   }
+}
+
+/** One envelope of a batch's output as a result: its error, or its output and paging. */
+function readBatchAnswer({ api, output }: ApiEnvelope<unknown>): PlatformBatchResult {
+  const error = (output as Partial<ApiErrorOutput> | null)?.error;
+  if (error && typeof error === 'object' && typeof error.code === 'string') return { ok: false, error };
+  return { ok: true, output, total: api.total, pages: api.pages, page: api.current_page };
 }
 
 /** `{"api": {…}, "output": {"error": {"code", "message", …}}}` → PlatformError. */
