@@ -13,6 +13,7 @@ import { installWebErrorPages, installWebNotFoundPage } from './error-pages.ts';
 import { appPages } from './pages/apps.ts';
 import { authPages } from './pages/auth.ts';
 import { developerPages } from './pages/developer.ts';
+import { appGuidePage } from './pages/guide.ts';
 import { homePage } from './pages/home.ts';
 import { inboxPages } from './pages/inbox.ts';
 import { notificationPages } from './pages/notifications.ts';
@@ -94,4 +95,5 @@ export async function webPlugin(app: FastifyInstance): Promise<void> {
   await app.register(appPages);
   await app.register(developerPages);
   await app.register(settingsPages);
+  await app.register(appGuidePage);
 }
