@@ -74,15 +74,17 @@ export function accountRoutes(app: DashboardApp, sessions: DashboardSessions, si
     extra: { issued?: IssuedKey & { action: string }; done?: string | undefined } = {},
   ) {
     const { done, ...shown } = extra;
-    const [today, history, keys] = await Promise.all([
+    const [today, history, keys, invoices] = await Promise.all([
       quota.status(viewer.caller),
       quota.history(viewer.account.account_id, USAGE_DAYS),
       accounts.listKeys(viewer.account.email),
+      app.ctx.invoices?.latest(viewer.account.billing.customerId) ?? [],
     ]);
     return noStore(reply).view('dashboard/overview', {
       viewer,
       today,
       keys,
+      invoices,
       notice: NOTICES[done ?? ''],
       resetsIn: inPersonTerms(app.ctx.clock.now(), today.resetsAt),
       billing: billingView(viewer, app.ctx.billing !== undefined),
