@@ -10,7 +10,7 @@ import type {
   SimPrice,
   SimSubscription,
 } from './objects.ts';
-import { type WebhookEndpoint, WebhookDelivery } from './webhook-delivery.ts';
+import { WebhookDelivery, type WebhookEndpoint } from './webhook-delivery.ts';
 
 export const SIM_STRIPE_API_VERSION = '2026-10-28.endive';
 /** Stripe's Smart Retries default: four payment attempts before the subscription is cancelled. */
@@ -58,9 +58,12 @@ export interface StripeSimState {
   orders: Array<[string, Order]>;
 }
 
+/** The prices the simulated account sells from the start (a service's STRIPE_PRICE_STARTER / _ENTERPRISE). */
+export const SIM_STRIPE_PRICES = { starter: 'price_sim_starter_monthly', enterprise: 'price_sim_enterprise_monthly' };
+
 const DEFAULT_PRICES: Array<Pick<SimPrice, 'id' | 'unit_amount' | 'nickname'>> = [
-  { id: 'price_sim_starter_monthly', unit_amount: 1_900, nickname: 'Starter' },
-  { id: 'price_sim_enterprise_monthly', unit_amount: 29_900, nickname: 'Enterprise' },
+  { id: SIM_STRIPE_PRICES.starter, unit_amount: 1_900, nickname: 'Starter' },
+  { id: SIM_STRIPE_PRICES.enterprise, unit_amount: 29_900, nickname: 'Enterprise' },
 ];
 
 /** Adds calendar months in UTC like Stripe's monthly billing (Jan 31 + 1 month = Feb 28/29). */
