@@ -26,6 +26,7 @@ import type { LifecycleService } from './lifecycle/index.ts';
 import { createMailer, type Mailer } from './mail/index.ts';
 import { AccountNotices } from './notices/account-notices.ts';
 import { SentNotices } from './notices/sent-notices.ts';
+import { QuotaRecord } from './quota/quota-record.ts';
 import { QuotaService } from './quota/quota-service.ts';
 import { RedisQuotaStore } from './quota/redis-quota-store.ts';
 import { SqlQuotaStore } from './quota/sql-quota-store.ts';
@@ -125,8 +126,10 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     snapshots: zonesModule.snapshots,
     cacheBytes: config.ZONE_INDEX_CACHE_MB * 1_048_576,
   });
-  const quotaStore = redis ? new RedisQuotaStore(redis) : new SqlQuotaStore(database.db);
   const reportBackgroundError = throttledWarnings();
+  const quotaStore = redis
+    ? new RedisQuotaStore(redis, { record: new QuotaRecord(database.db, { onError: reportBackgroundError }) })
+    : new SqlQuotaStore(database.db);
   const log = overrides.log ?? stderrLog;
   const rdap = createRegistryEngine(config, clock, reportBackgroundError, redis, log);
   const availability = createAvailabilityService(config, {
@@ -295,6 +298,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       await mailer?.close();
       await pipeline.close();
       await rdap.close();
+      if (quotaStore instanceof RedisQuotaStore) await quotaStore.close();
       redis?.disconnect();
       await zonesModule.close();
       await zoneIndex.close();

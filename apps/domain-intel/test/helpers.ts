@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { type Clock, ManualClock } from '@repo/server-kit';
-import { type DatabaseTarget, redisTarget } from '@repo/server-kit/testing';
+import { type DatabaseTarget, redisServerSkip, redisTarget, redisTargets } from '@repo/server-kit/testing';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { PlanId } from '../src/accounts/plans.ts';
 import { buildApp } from '../src/app.ts';
@@ -19,8 +19,11 @@ export interface TestApp {
 
 export interface TestAppOptions {
   target: DatabaseTarget;
-  /** Use Redis (REDIS_URL) for quota and cache, with a key prefix of this run's own. */
-  redis?: boolean;
+  /**
+   * Use Redis (REDIS_URL) for quota and cache, with a key prefix of this run's own; `cluster`: a
+   * Redis Cluster this test process starts (REDIS_CLUSTER_URLS), with a prefix of its own too.
+   */
+  redis?: boolean | 'cluster';
   clock?: ManualClock;
   env?: Record<string, string>;
   /** Extra routes inside the authenticated /v1 scope (see BuildOptions.extraV1Routes). */
@@ -33,12 +36,19 @@ let emailCounter = 0;
 /** A Domain Intelligence app on a fresh database (and Redis prefix), quiet, with a settable clock. */
 export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
   const provisioned = await options.target.provision();
-  const redis = options.redis ? redisTarget().provision() : undefined;
+  const redis =
+    options.redis === 'cluster'
+      ? await redisTargets()
+          .find((kind) => kind.name === 'redis-cluster')!
+          .provision()
+      : options.redis
+        ? { ...redisTarget().provision(), env: process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {} }
+        : undefined;
   const config = loadDomainIntelConfig({
     NODE_ENV: 'test',
     DATA_DIR: provisioned.dataDir,
     ...(provisioned.databaseUrl ? { DATABASE_URL: provisioned.databaseUrl } : {}),
-    ...(options.redis && process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    ...redis?.env,
     LOG_LEVEL: options.logStream ? 'info' : 'silent',
     // Tests write feed rows straight into the table between requests, which the in-memory feed
     // index (the production default) only sees after FeedService.invalidate(); its own tests opt in.
@@ -81,12 +91,30 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
 
 export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
-/** Database targets crossed with the quota store: SQL always, Redis when REDIS_URL is set. */
-export function quotaStoreVariants(targets: DatabaseTarget[]) {
+/**
+ * Database targets crossed with the quota store: SQL always, Redis when REDIS_URL is set, and with
+ * `cluster` a Redis Cluster of the test's own (where redis-server is installed).
+ */
+export function quotaStoreVariants(targets: DatabaseTarget[], options: { cluster?: boolean } = {}) {
   const redisSkip = redisTarget().skip;
   return targets.flatMap((target) => [
-    { name: `${target.name} + sql quota`, target, redis: false, skip: target.skip },
-    { name: `${target.name} + redis quota`, target, redis: true, skip: target.skip || redisSkip },
+    { name: `${target.name} + sql quota`, target, redis: false as boolean | 'cluster', skip: target.skip },
+    {
+      name: `${target.name} + redis quota`,
+      target,
+      redis: true as boolean | 'cluster',
+      skip: target.skip || redisSkip,
+    },
+    ...(options.cluster
+      ? [
+          {
+            name: `${target.name} + redis cluster quota`,
+            target,
+            redis: 'cluster' as boolean | 'cluster',
+            skip: target.skip || redisServerSkip(),
+          },
+        ]
+      : []),
   ]);
 }
 

@@ -3,11 +3,11 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
-import { databaseTargets, redisTarget, tempDir } from '@repo/server-kit/testing';
+import { databaseTargets, redisTargets, tempDir } from '@repo/server-kit/testing';
 import { Command } from 'commander';
 import { registerEnrichCommands } from '../src/cli/enrich-commands.ts';
 import { registerJobsCommands } from '../src/cli/jobs-commands.ts';
-import { enqueueJob, startBullmqWorker } from '../src/jobs/bullmq.ts';
+import { enqueueJob, queuePrefix, startBullmqWorker } from '../src/jobs/bullmq.ts';
 import { startInProcessScheduler } from '../src/jobs/in-process-scheduler.ts';
 import { JobLeases, runLeased } from '../src/jobs/lease.ts';
 import { runJob } from '../src/jobs/pipeline.ts';
@@ -29,9 +29,11 @@ describe('scheduler mode', () => {
       JOBS_SCHEDULER: 'auto' | 'off' | 'in-process' | 'bullmq',
       NODE_ENV: 'development' | 'test',
       REDIS_URL?: string,
-    ) => schedulerMode({ JOBS_SCHEDULER, NODE_ENV, REDIS_URL });
+      REDIS_CLUSTER_URLS?: string[],
+    ) => schedulerMode({ JOBS_SCHEDULER, NODE_ENV, REDIS_URL, REDIS_CLUSTER_URLS });
     assert.equal(mode('auto', 'development'), 'in-process');
     assert.equal(mode('auto', 'development', 'redis://x'), 'bullmq');
+    assert.equal(mode('auto', 'development', undefined, ['redis://x:7000']), 'bullmq');
     assert.equal(mode('auto', 'test'), 'off');
     assert.equal(mode('in-process', 'test', 'redis://x'), 'in-process');
   });
@@ -136,32 +138,40 @@ for (const target of databaseTargets()) {
   });
 }
 
-const redis = redisTarget();
-describe('BullMQ worker', { skip: redis.skip }, () => {
-  it('runs queued hourly, deliveries and watchlist jobs through the same job functions', async () => {
-    const [sqlite] = databaseTargets();
-    const t = await createTestApp({ target: sqlite!, redis: true, env: { TRACKED_TLDS: 'com' } });
-    // BullMQ's keys under a test prefix of their own (`<prefix>:<queue>:…`), removed afterwards.
-    const bullKeys = redis.provision();
-    const prefix = bullKeys.keyPrefix.slice(0, -1);
-    const lines: string[] = [];
-    const worker = await startBullmqWorker(
-      t.app.ctx,
-      { info: (message) => lines.push(message), error: (_error, message) => lines.push(`error: ${message}`) },
-      { prefix },
-    );
-    try {
-      for (const name of ['hourly', 'deliveries', 'watchlist'] as const) {
-        await enqueueJob(t.app.ctx, name, { prefix });
-        for (let i = 0; i < 200 && !lines.some((line) => line.startsWith(name)); i += 1) {
-          await new Promise((resolve) => setTimeout(resolve, 50));
+for (const kind of redisTargets()) {
+  describe(`BullMQ worker (${kind.name})`, { skip: kind.skip }, () => {
+    it('runs queued hourly, deliveries and watchlist jobs through the same job functions', async () => {
+      const [sqlite] = databaseTargets();
+      const cluster = kind.name === 'redis-cluster';
+      const t = await createTestApp({
+        target: sqlite!,
+        redis: cluster ? 'cluster' : true,
+        env: { TRACKED_TLDS: 'com' },
+      });
+      // BullMQ's keys under a test prefix of their own (`<prefix>:<queue>:…`), removed afterwards;
+      // on a Cluster in braces, as the worker's own prefix is (one hash slot for the queue's keys).
+      const bullKeys = await kind.provision();
+      const prefix = cluster ? `{${bullKeys.keyPrefix.slice(0, -1)}}` : bullKeys.keyPrefix.slice(0, -1);
+      if (cluster) assert.equal(queuePrefix(t.config), `{${t.config.REDIS_KEY_PREFIX}bull}`);
+      const lines: string[] = [];
+      const worker = await startBullmqWorker(
+        t.app.ctx,
+        { info: (message) => lines.push(message), error: (_error, message) => lines.push(`error: ${message}`) },
+        { prefix },
+      );
+      try {
+        for (const name of ['hourly', 'deliveries', 'watchlist'] as const) {
+          await enqueueJob(t.app.ctx, name, { prefix });
+          for (let i = 0; i < 200 && !lines.some((line) => line.startsWith(name)); i += 1) {
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+          assert.ok(lines.includes(`${name} pipeline finished`), lines.join('\n'));
         }
-        assert.ok(lines.includes(`${name} pipeline finished`), lines.join('\n'));
+      } finally {
+        await worker.close();
+        await t.close();
+        await bullKeys.cleanup();
       }
-    } finally {
-      await worker.close();
-      await t.close();
-      await bullKeys.cleanup();
-    }
+    });
   });
-});
+}

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Redis } from '@repo/server-kit';
+import { keySlot, type Redis } from '@repo/server-kit';
 import { databaseTargets } from '@repo/server-kit/testing';
 import type { FastifyInstance } from 'fastify';
 import { CoalescedTakes } from '../src/quota/coalesced-takes.ts';
@@ -31,7 +31,7 @@ function fulfilled(outcomes: Array<PromiseSettledResult<QuotaTake>>): QuotaTake[
   });
 }
 
-for (const variant of quotaStoreVariants(databaseTargets())) {
+for (const variant of quotaStoreVariants(databaseTargets(), { cluster: true })) {
   describe(`quota store, takes of several accounts at once (${variant.name})`, { skip: variant.skip }, () => {
     let t: TestApp;
     let store: QuotaStore;
@@ -115,6 +115,11 @@ for (const variant of quotaStoreVariants(databaseTargets())) {
       }
     });
 
+    /** The counter's key as the store names it: the account id is the hash tag on a Cluster. */
+    const counterKey = (accountId: string, day = DAY) =>
+      variant.redis === 'cluster' ? `quota:{${accountId}}:${day}` : `quota:${accountId}:${day}`;
+    const historyKey = (accountId: string, day = DAY) => `quota-history:${counterKey(accountId, day).slice(6)}`;
+
     if (variant.redis) {
       it('sets each counter to go at the next midnight and its history HISTORY_DAYS later', async () => {
         const [first, second] = await accounts(2);
@@ -126,21 +131,47 @@ for (const variant of quotaStoreVariants(databaseTargets())) {
         );
         const redis = t.app.ctx.redis!;
         for (const accountId of [first!, second!]) {
-          assert.equal(await redis.ttl(`quota:${accountId}:${DAY}`), 100);
-          assert.equal(await redis.ttl(`quota-history:${accountId}:${DAY}`), 100 + (HISTORY_DAYS - 1) * 86_400);
+          assert.equal(await redis.ttl(counterKey(accountId)), 100);
+          assert.equal(await redis.ttl(historyKey(accountId)), 100 + (HISTORY_DAYS - 1) * 86_400);
         }
       });
 
       it('fails only the counter Redis refuses, and still counts the other accounts of the script', async () => {
         const [broken, healthy] = await accounts(2);
-        await t.app.ctx.redis!.hset(`quota:${broken}:${DAY}`, 'not', 'a counter');
+        await t.app.ctx.redis!.hset(counterKey(broken!), 'not', 'a counter');
         const [refused, counted] = await store.takeMany([take(broken!, 10, 2), take(healthy!, 10, 2)]);
         assert.equal(refused!.status, 'rejected');
         assert.match(String((refused as PromiseRejectedResult).reason), /WRONGTYPE/);
         assert.deepEqual(counted, { status: 'fulfilled', value: { taken: 2, used: 2 } });
         assert.equal(await store.used(healthy!, DAY), 2);
       });
+    }
 
+    if (variant.redis === 'cluster') {
+      it("puts an account's counter and history in one slot, and its takes in that slot's script", async () => {
+        const ids = await accounts(8);
+        const slots = new Set(
+          ids.map((accountId) => keySlot(`${t.app.ctx.redis!.options.keyPrefix}${counterKey(accountId)}`)),
+        );
+        assert.ok(slots.size > 1, 'eight accounts spread over several slots (and nodes)');
+        for (const accountId of ids) {
+          assert.equal(keySlot(counterKey(accountId)), keySlot(historyKey(accountId)));
+        }
+        const outcomes = fulfilled(
+          await store.takeMany(ids.flatMap((accountId) => [take(accountId, 2, 1), take(accountId, 2, 2)])),
+        );
+        assert.deepEqual(
+          outcomes,
+          ids.flatMap(() => [
+            { taken: 1, used: 1 },
+            { taken: 1, used: 2 },
+          ]),
+          "each account's takes applied in order, in one script per slot",
+        );
+      });
+    }
+
+    if (variant.redis === true) {
       it('sends one script to Redis per turn, whatever the number of accounts in it', async () => {
         const ids = await accounts(8);
         const redis = t.app.ctx.redis!;

@@ -22,7 +22,7 @@ async function probeRoutes(v1: FastifyInstance) {
 
 const ping = (app: FastifyInstance, key: string) => app.inject({ url: '/v1/test/ping', headers: bearer(key) });
 
-for (const variant of quotaStoreVariants(databaseTargets())) {
+for (const variant of quotaStoreVariants(databaseTargets(), { cluster: true })) {
   describe(`daily quota (${variant.name})`, { skip: variant.skip }, () => {
     let t: TestApp;
     before(async () => {

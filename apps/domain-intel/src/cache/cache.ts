@@ -1,4 +1,4 @@
-import { type Redis, TurnBatcher } from '@repo/server-kit';
+import { mgetAcrossSlots, type Redis, TurnBatcher } from '@repo/server-kit';
 import { LRUCache } from 'lru-cache';
 
 /**
@@ -71,7 +71,8 @@ export class RedisCache<T> implements Cache<T> {
   async #readTogether(keyLists: (readonly string[])[]): Promise<(string | null)[][]> {
     const keys: string[] = [];
     for (const list of keyLists) for (const key of list) keys.push(this.#key(key));
-    const values = await this.#redis.mget(keys);
+    // One MGET per hash slot on a Redis Cluster (the keys of a turn sit in any slots).
+    const values = await mgetAcrossSlots(this.#redis, keys);
     let start = 0;
     return keyLists.map((list) => {
       start += list.length;

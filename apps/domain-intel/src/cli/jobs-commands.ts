@@ -101,12 +101,12 @@ export function registerJobsCommands(
 
   program
     .command('worker')
-    .description('Run the daily and hourly jobs on BullMQ (needs REDIS_URL) until SIGINT/SIGTERM')
+    .description('Run the daily and hourly jobs on BullMQ (needs REDIS_URL or REDIS_CLUSTER_URLS) until SIGINT/SIGTERM')
     .action(async () => {
       const ctx = await getContext();
-      if (!ctx.config.REDIS_URL) {
+      if (!ctx.config.REDIS_URL && !ctx.config.REDIS_CLUSTER_URLS) {
         output.stderr.write(
-          'The worker runs jobs from BullMQ and needs REDIS_URL; without it the API runs them itself.\n',
+          'The worker runs jobs from BullMQ and needs REDIS_URL or REDIS_CLUSTER_URLS; without it the API runs them itself.\n',
         );
         process.exitCode = 2;
         return;

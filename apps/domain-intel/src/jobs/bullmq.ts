@@ -1,5 +1,6 @@
+import { createQueueConnection } from '@repo/server-kit';
 import { Queue, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Config } from '../config.ts';
 import type { JobLogger } from './in-process-scheduler.ts';
 import { type JobName, type JobServices, recoverInterruptedJobs, runJob } from './pipeline.ts';
 import { RECOVERY_SCHEDULE, SCHEDULES } from './schedules.ts';
@@ -16,11 +17,10 @@ export async function startBullmqWorker(
   log: JobLogger,
   options: { prefix?: string } = {},
 ): Promise<{ close(): Promise<void> }> {
-  const url = ctx.config.REDIS_URL;
-  if (!url) throw new Error('The BullMQ worker needs REDIS_URL.');
+  if (!hasRedis(ctx.config)) throw new Error('The BullMQ worker needs REDIS_URL or REDIS_CLUSTER_URLS.');
   // BullMQ needs its own connections, with no retry limit on blocking commands.
-  const connection = new Redis(url, { maxRetriesPerRequest: null });
-  const prefix = options.prefix ?? `${ctx.config.REDIS_KEY_PREFIX}bull`;
+  const connection = queueConnection(ctx.config);
+  const prefix = options.prefix ?? queuePrefix(ctx.config);
   const queue = new Queue(PIPELINE_QUEUE, { connection, prefix });
   for (const name of Object.keys(SCHEDULES) as JobName[]) {
     await queue.upsertJobScheduler(
@@ -34,7 +34,7 @@ export async function startBullmqWorker(
     { pattern: RECOVERY_SCHEDULE, tz: 'UTC' },
     { name: 'recover', opts: { removeOnComplete: 10, removeOnFail: 100 } },
   );
-  const workerConnection = connection.duplicate({ maxRetriesPerRequest: null });
+  const workerConnection = queueConnection(ctx.config);
   const worker = new Worker(
     PIPELINE_QUEUE,
     async (job) => {
@@ -64,15 +64,31 @@ export async function startBullmqWorker(
 
 /** Queues one run of a job now (the worker picks it up); used by tests and operators. */
 export async function enqueueJob(ctx: JobServices, name: JobName, options: { prefix?: string } = {}): Promise<void> {
-  const connection = new Redis(ctx.config.REDIS_URL!, { maxRetriesPerRequest: null });
-  const queue = new Queue(PIPELINE_QUEUE, {
-    connection,
-    prefix: options.prefix ?? `${ctx.config.REDIS_KEY_PREFIX}bull`,
-  });
+  const connection = queueConnection(ctx.config);
+  const queue = new Queue(PIPELINE_QUEUE, { connection, prefix: options.prefix ?? queuePrefix(ctx.config) });
   try {
     await queue.add(name, {}, { removeOnComplete: 100, removeOnFail: 500 });
   } finally {
     await queue.close();
     connection.disconnect();
   }
+}
+
+type RedisSettings = Pick<Config, 'REDIS_URL' | 'REDIS_CLUSTER_URLS' | 'REDIS_KEY_PREFIX'>;
+
+/** Whether the jobs can run on BullMQ: one Redis or a Redis Cluster is configured. */
+export const hasRedis = (config: Pick<Config, 'REDIS_URL' | 'REDIS_CLUSTER_URLS'>) =>
+  Boolean(config.REDIS_URL || config.REDIS_CLUSTER_URLS);
+
+const queueConnection = (config: RedisSettings) =>
+  createQueueConnection({ url: config.REDIS_URL, clusterUrls: config.REDIS_CLUSTER_URLS });
+
+/**
+ * The queue's key prefix. On a Redis Cluster it is a hash tag (`{di:bull}`): BullMQ's scripts
+ * touch several keys of a queue at once, which must share a slot. A single Redis keeps the
+ * prefix it has always had, so an upgrade finds its queue and job schedulers.
+ */
+export function queuePrefix(config: RedisSettings): string {
+  const prefix = `${config.REDIS_KEY_PREFIX}bull`;
+  return config.REDIS_CLUSTER_URLS ? `{${prefix}}` : prefix;
 }

@@ -7,13 +7,15 @@ export type SchedulerMode = 'in-process' | 'bullmq' | 'off';
 
 /**
  * Where the jobs run for this configuration. `auto`: BullMQ (the `worker` command) when
- * REDIS_URL is set, otherwise in this process; never under NODE_ENV=test, where tests run
+ * REDIS_URL or REDIS_CLUSTER_URLS is set, otherwise in this process; never under NODE_ENV=test, where tests run
  * jobs themselves.
  */
-export function schedulerMode(config: Pick<Config, 'JOBS_SCHEDULER' | 'REDIS_URL' | 'NODE_ENV'>): SchedulerMode {
+export function schedulerMode(
+  config: Pick<Config, 'JOBS_SCHEDULER' | 'REDIS_URL' | 'REDIS_CLUSTER_URLS' | 'NODE_ENV'>,
+): SchedulerMode {
   if (config.JOBS_SCHEDULER !== 'auto') return config.JOBS_SCHEDULER;
   if (config.NODE_ENV === 'test') return 'off';
-  return config.REDIS_URL ? 'bullmq' : 'in-process';
+  return config.REDIS_URL || config.REDIS_CLUSTER_URLS ? 'bullmq' : 'in-process';
 }
 
 /** Starts the in-process scheduler with the server (when that is the mode) and stops it on close. */

@@ -1,5 +1,6 @@
-import { type Redis, utcDate } from '@repo/server-kit';
+import { groupBySlot, isCluster, type Redis, utcDate } from '@repo/server-kit';
 import type { Result } from 'ioredis';
+import type { QuotaRecord } from './quota-record.ts';
 import {
   type DailyUsage,
   HISTORY_DAYS,
@@ -8,20 +9,29 @@ import {
   type QuotaTakeRequest,
 } from './quota-store.ts';
 
-// The takes of one event-loop turn, every account's, in one script: Redis runs a script alone, so
-// each counter's check, increment and expiry are one atomic step, as with a script per take.
-// Per request i (1-based) KEYS[2i-1] is the day's counter and KEYS[2i] its mirror for the usage
-// history; ARGV[4i-3] the limit (-1: unlimited), ARGV[4i-2] the seconds left until the next
-// 00:00 UTC by the service's clock (a relative expiry, so it holds whatever Redis's own clock
-// says), ARGV[4i-1] the history's expiry (HISTORY_DAYS more), ARGV[4i] the units wanted: all of
-// them are taken, or as many as the limit leaves. The mirror is written in the same step, so the
-// two never disagree. The requests are applied in order (two for one counter see each other's
-// units). Each runs under pcall, so a request Redis refuses (a key of the wrong type) fails alone,
-// as its own script did, instead of failing the turn of every other account: replies are
-// {taken, used} per request, or {-1, error message}.
+// The takes of one event-loop turn whose counters share a hash slot, in one script: Redis runs a
+// script alone, so each counter's check, increment and expiry are one atomic step, as with a
+// script per take. Per request i (1-based) KEYS[2i-1] is the day's counter and KEYS[2i] its
+// mirror for the usage history; ARGV[5i-4] the limit (-1: unlimited), ARGV[5i-3] the seconds
+// left until the next 00:00 UTC by the service's clock (a relative expiry, so it holds whatever
+// Redis's own clock says), ARGV[5i-2] the history's expiry (HISTORY_DAYS more), ARGV[5i-1] the
+// units wanted: all of them are taken, or as many as the limit leaves; ARGV[5i] the count a
+// counter Redis does not hold starts from (the durable record's), or -1: then the request is not
+// applied and answers {-2, 0}, and the store asks again with the record's count. The mirror is
+// written in the same step, so the two never disagree. The requests are applied in order (two
+// for one counter see each other's units). Each runs under pcall, so a request Redis refuses (a
+// key of the wrong type) fails alone instead of failing the turn of every other account: replies
+// are {taken, used} per request, {-1, error message}, or {-2, 0}.
 const TAKE_MANY = `
-local function take(key, history, limit, ttl, historyTtl, units)
-  local used = tonumber(redis.call('GET', key) or '0')
+local function take(key, history, limit, ttl, historyTtl, units, start)
+  local used = redis.call('GET', key)
+  if not used then
+    if start < 0 then return -2, 0 end
+    used = start
+    redis.call('SET', key, start, 'EX', ttl)
+    if start > 0 then redis.call('SET', history, start, 'EX', historyTtl) end
+  end
+  used = tonumber(used)
   if limit >= 0 then units = math.max(0, math.min(units, limit - used)) end
   if units == 0 then
     return 0, used
@@ -34,8 +44,8 @@ end
 
 local replies = {}
 for i = 1, #KEYS / 2 do
-  local ok, taken, used = pcall(take, KEYS[2 * i - 1], KEYS[2 * i], tonumber(ARGV[4 * i - 3]), ARGV[4 * i - 2],
-    ARGV[4 * i - 1], tonumber(ARGV[4 * i]))
+  local ok, taken, used = pcall(take, KEYS[2 * i - 1], KEYS[2 * i], tonumber(ARGV[5 * i - 4]), ARGV[5 * i - 3],
+    ARGV[5 * i - 2], tonumber(ARGV[5 * i - 1]), tonumber(ARGV[5 * i]))
   if ok then
     replies[2 * i - 1] = taken
     replies[2 * i] = used
@@ -68,54 +78,147 @@ declare module 'ioredis' {
   }
 }
 
-/** Counters in Redis for many API instances: one key per account and day, gone after midnight. */
+/** The reply of a request whose counter Redis does not hold and that had no count to start from. */
+const NEEDS_START = -2;
+
+/**
+ * Counters in Redis for many API instances: one key per account and day, gone after midnight.
+ * With a durable record (production), a counter Redis does not hold starts from the record's
+ * count rather than 0 (see QuotaRecord): an account's first call of each day, and every
+ * account's first call after Redis lost its data, read the record once.
+ */
 export class RedisQuotaStore implements QuotaStore {
-  constructor(private readonly redis: Redis) {
+  readonly #redis: Redis;
+  readonly #record: QuotaRecord | undefined;
+  readonly #keys: QuotaKeys;
+
+  constructor(redis: Redis, options: { record?: QuotaRecord } = {}) {
+    this.#redis = redis;
+    this.#record = options.record;
+    this.#keys = quotaKeys(redis);
     // No fixed numberOfKeys: each call says how many (two per request).
     redis.defineCommand('quotaTakeMany', { lua: TAKE_MANY });
     redis.defineCommand('quotaRefund', { numberOfKeys: 2, lua: REFUND });
   }
 
   /**
-   * One script for all the requests (one command, whatever the number of accounts). All keys go
-   * to one Redis: the project runs a single Redis (not Cluster, where keys of different accounts
-   * would sit in different slots and one script could not touch them all).
+   * One script per hash slot of the turn's counters: on a single Redis one script for all of
+   * them, whatever the number of accounts; on a Redis Cluster one per slot (a script may only
+   * touch keys of one slot, and an account's keys share one), sent at once. Each is atomic, and
+   * counters of different slots never affect each other, so the counts stay exact across any
+   * number of instances.
    */
   async takeMany(requests: readonly QuotaTakeRequest[]): Promise<Array<PromiseSettledResult<QuotaTake>>> {
-    const keys: string[] = [];
-    const args: number[] = [];
-    for (const { accountId, day, limit, units, secondsToReset } of requests) {
-      keys.push(quotaKey(accountId, day), historyKey(accountId, day));
-      args.push(limit ?? -1, secondsToReset, secondsToReset + (HISTORY_DAYS - 1) * 86_400, units);
+    const record = this.#record;
+    const outcomes = await this.#takeBySlot(requests, record ? -1 : 0);
+    const unstarted = outcomes.flatMap((outcome, i) => (outcome === NEEDS_START ? [i] : []));
+    if (record && unstarted.length > 0) {
+      const retried = unstarted.map((i) => requests[i]!);
+      const floors = await record.floors(retried);
+      const again = await this.#takeBySlot(retried, floors);
+      unstarted.forEach((i, j) => {
+        outcomes[i] = again[j]!;
+      });
     }
-    const replies = await this.redis.quotaTakeMany(keys.length, ...keys, ...args);
-    return requests.map((_, i) => {
-      const taken = replies[2 * i] as number;
-      const usedOrError = replies[2 * i + 1]!;
-      return taken < 0
-        ? { status: 'rejected', reason: new Error(`The quota script failed for this counter: ${usedOrError}`) }
-        : { status: 'fulfilled', value: { taken, used: usedOrError as number } };
+    return outcomes.map((outcome, i) => {
+      if (outcome === NEEDS_START) {
+        return { status: 'rejected', reason: new Error('The quota counter could not be started from its record.') };
+      }
+      if (outcome.status === 'fulfilled' && record) {
+        record.note(requests[i]!.accountId, requests[i]!.day, outcome.value.used);
+      }
+      return outcome;
     });
   }
 
+  /** `start`: one count for every request, or one per request. */
+  async #takeBySlot(
+    requests: readonly QuotaTakeRequest[],
+    start: number | readonly number[],
+  ): Promise<Array<PromiseSettledResult<QuotaTake> | typeof NEEDS_START>> {
+    const indexed = requests.map((request, index) => ({ request, index }));
+    const outcomes: Array<PromiseSettledResult<QuotaTake> | typeof NEEDS_START> = new Array(requests.length);
+    const groups = groupBySlot(this.#redis, indexed, ({ request }) =>
+      this.#keys.counter(request.accountId, request.day),
+    );
+    await Promise.all(
+      groups.map(async (group) => {
+        const keys: string[] = [];
+        const args: number[] = [];
+        for (const { request, index } of group) {
+          const { accountId, day, limit, units, secondsToReset } = request;
+          keys.push(this.#keys.counter(accountId, day), this.#keys.history(accountId, day));
+          const startAt = typeof start === 'number' ? start : start[index]!;
+          args.push(limit ?? -1, secondsToReset, secondsToReset + (HISTORY_DAYS - 1) * 86_400, units, startAt);
+        }
+        let replies: Array<number | string>;
+        try {
+          replies = await this.#redis.quotaTakeMany(keys.length, ...keys, ...args);
+        } catch (error) {
+          // A single Redis could not be asked at all: the whole promise rejects, as the interface
+          // says. On a Cluster only the slot whose node failed: its accounts' takes fail alone.
+          if (!isCluster(this.#redis)) throw error;
+          for (const { index } of group) outcomes[index] = { status: 'rejected', reason: error };
+          return;
+        }
+        group.forEach(({ index }, i) => {
+          const taken = replies[2 * i] as number;
+          const usedOrError = replies[2 * i + 1]!;
+          outcomes[index] =
+            taken === NEEDS_START
+              ? NEEDS_START
+              : taken < 0
+                ? { status: 'rejected', reason: new Error(`The quota script failed for this counter: ${usedOrError}`) }
+                : { status: 'fulfilled', value: { taken, used: usedOrError as number } };
+        });
+      }),
+    );
+    return outcomes;
+  }
+
   async refund(accountId: string, day: string): Promise<void> {
-    await this.redis.quotaRefund(quotaKey(accountId, day), historyKey(accountId, day));
+    await this.#redis.quotaRefund(this.#keys.counter(accountId, day), this.#keys.history(accountId, day));
   }
 
   async used(accountId: string, day: string): Promise<number> {
-    return Number((await this.redis.get(quotaKey(accountId, day))) ?? 0);
+    return Number((await this.#redis.get(this.#keys.counter(accountId, day))) ?? 0);
   }
 
   async history(accountId: string, fromDay: string, toDay: string): Promise<DailyUsage[]> {
     const days = daysBetween(fromDay, toDay);
     if (days.length === 0) return [];
-    const counts = await this.redis.mget(days.map((day) => historyKey(accountId, day)));
+    // One account's history keys share its hash slot: one MGET on a Cluster too.
+    const counts = await this.#redis.mget(days.map((day) => this.#keys.history(accountId, day)));
     return days.flatMap((day, i) => (counts[i] == null ? [] : [{ day, used: Number(counts[i]) }]));
+  }
+
+  /** Writes the counts noted for the durable record now (tests; the record also writes on its own). */
+  async writeRecord(): Promise<void> {
+    await this.#record?.write();
+  }
+
+  async close(): Promise<void> {
+    await this.#record?.close();
   }
 }
 
-const quotaKey = (accountId: string, day: string) => `quota:${accountId}:${day}`;
-const historyKey = (accountId: string, day: string) => `quota-history:${accountId}:${day}`;
+interface QuotaKeys {
+  counter(accountId: string, day: string): string;
+  history(accountId: string, day: string): string;
+}
+
+/**
+ * The keys of an account's day. On a Redis Cluster the account id is the hash tag, so its counter
+ * and history keys (which one script touches) share a slot; a single Redis keeps the names it
+ * has always used, so an upgrade finds the day's counters where they are.
+ */
+function quotaKeys(redis: Redis): QuotaKeys {
+  const tag = isCluster(redis) ? (accountId: string) => `{${accountId}}` : (accountId: string) => accountId;
+  return {
+    counter: (accountId, day) => `quota:${tag(accountId)}:${day}`,
+    history: (accountId, day) => `quota-history:${tag(accountId)}:${day}`,
+  };
+}
 
 /** Every UTC day from `fromDay` to `toDay`, inclusive, at most HISTORY_DAYS of them (the newest). */
 function daysBetween(fromDay: string, toDay: string): string[] {

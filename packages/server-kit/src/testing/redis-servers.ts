@@ -80,6 +80,7 @@ async function waitForPing(port: number): Promise<void> {
     maxRetriesPerRequest: 0,
     retryStrategy: () => null,
   });
+  client.on('error', () => {}); // refused until the server listens: expected, retried below
   try {
     for (let attempt = 0; attempt < 600; attempt++) {
       try {
