@@ -10,7 +10,7 @@ const PICTURE_FIELDS = { photo_50px: '50px', photo_50px_square: '50px_square', p
 async function storedUrls(t: TestApp, photoId: number): Promise<Record<string, string>> {
   const files = (await t.ctx.photos.filesOf([photoId])).get(photoId) ?? {};
   return Object.fromEntries(
-    [...Object.entries(PICTURE_FIELDS), ['photo_original', 'original']].map(([field, size]) => [
+    [...Object.entries(PICTURE_FIELDS), ['photo_original', 'original'] as const].map(([field, size]) => [
       field,
       files[size]!.url,
     ]),
