@@ -22,6 +22,8 @@ export interface UserTable {
   /** The profile picture: a photo of kind `profile`. */
   picture_photo_id: number | null;
   friends_visibility: Visibility;
+  /** A test user's app (console-made, reaches only that app's other test users); null for a real user. */
+  test_app_id: number | null;
 }
 
 export interface FriendRequestTable {

@@ -6,6 +6,7 @@ import { applicationsMigration } from './0004_applications.ts';
 import { appPlatformMigration } from './0005_app_platform.ts';
 import { webSessionsMigration } from './0050_web_sessions.ts';
 import { appSecretsMigration } from './0100_app_secrets.ts';
+import { testUsersMigration } from './0120_test_users.ts';
 
 /**
  * Every migration of the platform, one file each, run in name order on SQLite and Postgres.
@@ -20,4 +21,5 @@ export const migrations: MigrationSet = (dialect) => ({
   '0005_app_platform': appPlatformMigration(dialect),
   '0050_web_sessions': webSessionsMigration(dialect),
   '0100_app_secrets': appSecretsMigration(dialect),
+  '0120_test_users': testUsersMigration(),
 });
