@@ -15,6 +15,7 @@ import { type AppContext, type ContextOverrides, createContext } from './context
 import { refuseControlCharacters } from './http/control-characters.ts';
 import { apiRoutes } from './routes/api-routes.ts';
 import { canvasScriptRoutes } from './routes/canvas-script-routes.ts';
+import { dataDeletionRoutes } from './routes/data-deletion-routes.ts';
 import { iconRoutes } from './routes/icon-routes.ts';
 import { mediaRoutes } from './routes/media-routes.ts';
 import webRoutes from './routes/web/index.ts';
@@ -82,6 +83,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(mediaRoutes);
   await app.register(iconRoutes);
   await app.register(canvasScriptRoutes);
+  await app.register(dataDeletionRoutes);
   await app.register(webRoutes);
   return app;
 }

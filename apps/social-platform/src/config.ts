@@ -100,6 +100,16 @@ export const envSchema = baseEnvSchema.extend({
   APP_NOTIFICATION_LIMIT: z.coerce.number().int().min(1).default(10),
   /** Length of the notification.add window, in seconds (default an hour). */
   APP_NOTIFICATION_WINDOW_SECONDS: z.coerce.number().int().min(1).default(3600),
+  /**
+   * The key app secrets are sealed with (AES-256-GCM): 64 hex digits or 43 base64url characters.
+   * Unset: a key file made at the first start, `DATA_DIR/app-secret.key` (readable by its owner
+   * only). Every instance must use the same key; keep it out of database backups.
+   */
+  APP_SECRET_KEY: z.string().optional(),
+  /** Allow http and loopback app callback URLs (tests, the demo's sample app). Private ranges stay refused. */
+  CALLBACK_ALLOW_INSECURE: envFlag,
+  /** Time an app's callback URL has to answer one event, ms. */
+  CALLBACK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** Seed the demo users, data and sample app at start (npm start). */
   DEMO: envFlag,
 });

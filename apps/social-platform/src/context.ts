@@ -5,10 +5,16 @@ import {
   openInfrastructure,
   TableWritesPlugin,
 } from '@repo/server-kit';
+import { WebhookSender } from '@repo/webhooks/webhook-sender';
 import { ApplicationsService } from './applications/applications-service.ts';
 import { GrantsService } from './applications/grants-service.ts';
+import { keyFromFile, parseSecretKey, SecretBox } from './applications/secret-box.ts';
 import { UsageService } from './applications/usage-service.ts';
 import { AppAuthService } from './auth/app-auth-service.ts';
+import { AppEvents } from './callbacks/app-events.ts';
+import { AppRemoval } from './callbacks/app-removal.ts';
+import { ConsentChanges } from './callbacks/consent-changes.ts';
+import { DataDeletion } from './callbacks/data-deletion.ts';
 import type { Config } from './config.ts';
 import { migrations } from './db/migrations/index.ts';
 import type { DB } from './db/schema.ts';
@@ -44,6 +50,13 @@ export interface AppContext extends Infrastructure<DB> {
   checkAppNotificationRate: RateLimitCheck;
   usage: UsageService;
   appAuth: AppAuthService;
+  /** Events for apps' callback URLs: recorded, sent, retried, logged. */
+  appEvents: AppEvents;
+  /** A user removes an app: grant, tokens, `app.deauthorized`, optionally a data deletion request. */
+  appRemoval: AppRemoval;
+  /** A user allows an app: the grant, and `app.permissions_changed` when it changes one. */
+  consent: ConsentChanges;
+  dataDeletion: DataDeletion;
   close(): Promise<void>;
 }
 
@@ -76,7 +89,14 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   );
   const users = new UsersService(db, clock, config.USER_CACHE_TTL_MS);
   const friends = new FriendsService(db, clock);
-  const apps = new ApplicationsService(db, clock);
+  // The key app secrets are sealed with stays out of the database (applications/secret-box.ts).
+  const secretBox = new SecretBox(
+    config.APP_SECRET_KEY
+      ? parseSecretKey(config.APP_SECRET_KEY)
+      : await keyFromFile(path.resolve(config.DATA_DIR, 'app-secret.key')),
+  );
+  const apps = new ApplicationsService(db, clock, secretBox);
+  await apps.sealMissingSecrets();
   const grants = new GrantsService(db, clock);
   const appAuth = new AppAuthService(db, clock, users, apps, grants, {
     keyTtlMs: config.KEY_TTL_SECONDS * 1000,
@@ -84,6 +104,17 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     tokenCacheTtlMs: config.TOKEN_CACHE_TTL_MS,
   });
   caches = { appAuth, users };
+  const callbackSender = new WebhookSender({
+    allowInsecure: config.CALLBACK_ALLOW_INSECURE,
+    timeoutMs: config.CALLBACK_TIMEOUT_MS,
+    userAgent: 'social-platform-callbacks/1',
+  });
+  const appEvents = new AppEvents(db, clock, apps, callbackSender, {
+    allowInsecure: config.CALLBACK_ALLOW_INSECURE,
+    deliverOnEmit: true,
+    log: overrides.log,
+  });
+  const dataDeletion = new DataDeletion(db, clock, apps, appEvents, config.PUBLIC_URL);
   const usage = new UsageService(db, clock, { flushEveryMs: config.USAGE_FLUSH_MS, log: overrides.log });
   return {
     config,
@@ -121,9 +152,15 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     }),
     usage,
     appAuth,
+    appEvents,
+    appRemoval: new AppRemoval(clock, appAuth, appEvents, dataDeletion),
+    consent: new ConsentChanges(grants, appEvents),
+    dataDeletion,
     async close() {
       // The usage counts still in memory are written before the database goes.
       await usage.stop().catch((error) => overrides.log?.warn({ err: error }, 'app usage lost on shutdown'));
+      await appEvents.settled();
+      await callbackSender.close();
       redis?.disconnect();
       await database.close();
     },

@@ -142,12 +142,23 @@ export const tokenRouteSchema = {
     'The platform opens an app with `?key=…` in its canvas URL. The app trades the key, once, for a token valid for ' +
     'TOKEN_TTL_SECONDS (not renewed by use; when it ends, ask the user to open the app again). Each exchange gives ' +
     'its own token, so a user on two devices has two. A replayed key is refused and revokes only the token it gave. ' +
-    'Limited to TOKEN_EXCHANGE_LIMIT successful exchanges per app per window; failed keys are not counted.',
+    'Limited to TOKEN_EXCHANGE_LIMIT successful exchanges per app per window; failed keys are not counted. ' +
+    'With sig, only the holder of the app secret can redeem a key.',
   tags: ['Application API'],
   querystring: {
     type: 'object',
     required: ['key'],
-    properties: { key: { type: 'string', description: 'The one-time key from the canvas URL.' } },
+    properties: {
+      key: { type: 'string', description: 'The one-time key from the canvas URL.' },
+      sig: {
+        type: 'string',
+        pattern: '^[0-9a-f]{64}$',
+        description:
+          'Lowercase hex HMAC-SHA256 of the key (its UTF-8 bytes) with the app secret (its UTF-8 bytes) as the HMAC key. ' +
+          'Required when the app requires a signed exchange (401 signature_required without it); a wrong one is ' +
+          '401 invalid_signature. Either way the key stays unused.',
+      },
+    },
   },
   response: { 200: json('The token', TokenAnswer), ...errorResponses() },
 };

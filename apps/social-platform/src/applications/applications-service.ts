@@ -1,4 +1,4 @@
-import type { Clock } from '@repo/server-kit';
+import { type Clock, newSecret } from '@repo/server-kit';
 import type { Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
 import { type PageRequest, type PageResult, pageOf } from '../db/paging.ts';
@@ -7,6 +7,7 @@ import type { ApplicationStatus, ApplicationTable, DB } from '../db/schema.ts';
 import { appError } from '../error-catalogue.ts';
 import { invalidInput } from '../users/users-service.ts';
 import { decodePermissions, encodePermissions, isPermission, type Permission } from './permissions.ts';
+import type { SecretBox } from './secret-box.ts';
 
 export type Application = Selectable<ApplicationTable>;
 
@@ -33,7 +34,15 @@ const newApplicationSchema = applicationFieldsSchema.extend({
   ownerId: z.number().int().positive(),
   /** New apps start in development mode; the demo's sample app is published at once. */
   published: z.boolean().default(false),
+  /** token.php refuses this app's exchanges without a valid `sig`. */
+  requireSignedExchange: z.boolean().default(false),
 });
+
+/** An app secret: `sps_` + 32 random bytes in base64url. Used as it is (its UTF-8 bytes) as the HMAC key. */
+const SECRET_PREFIX = 'sps_';
+
+/** A new app with its secret: the one time the secret is shown. */
+export type CreatedApplication = Application & { secret: string };
 
 export type ApplicationFields = z.input<typeof applicationFieldsSchema>;
 export type NewApplication = z.input<typeof newApplicationSchema>;
@@ -47,29 +56,108 @@ export const appNotFound = (appId: number) =>
 
 /** Third-party applications shown in the platform's canvas; the row id is the APP ID. */
 export class ApplicationsService {
+  /** Opened secrets by sealed text: token.php opens its app's secret once per process, not per exchange. */
+  readonly #opened = new Map<string, string>();
+
   constructor(
     private readonly db: Kysely<DB>,
     private readonly clock: Clock,
+    private readonly secrets: SecretBox,
   ) {}
 
-  async create(input: NewApplication): Promise<Application> {
+  /** Registers an app with a new secret, returned here once (only its sealed form is kept). */
+  async create(input: NewApplication): Promise<CreatedApplication> {
     const parsed = newApplicationSchema.safeParse(input);
     if (!parsed.success) throw invalidInput('invalid_application', parsed.error);
-    return this.db
-      .insertInto('applications')
-      .values({
-        name: parsed.data.name,
-        canvas_url: parsed.data.canvasUrl,
-        owner_id: parsed.data.ownerId,
-        status: 'active',
-        created_at: this.clock.now(),
-        description: parsed.data.description,
-        icon_url: parsed.data.iconUrl || null,
-        permissions: encodePermissions(parsed.data.permissions as Permission[]),
-        published: parsed.data.published ? 1 : 0,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const secret = newSecret(SECRET_PREFIX);
+    return this.db.transaction().execute(async (trx) => {
+      const inserted = await trx
+        .insertInto('applications')
+        .values({
+          name: parsed.data.name,
+          canvas_url: parsed.data.canvasUrl,
+          owner_id: parsed.data.ownerId,
+          status: 'active',
+          created_at: this.clock.now(),
+          description: parsed.data.description,
+          icon_url: parsed.data.iconUrl || null,
+          permissions: encodePermissions(parsed.data.permissions as Permission[]),
+          published: parsed.data.published ? 1 : 0,
+          require_signed_exchange: parsed.data.requireSignedExchange ? 1 : 0,
+          secret_sealed: null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      // Sealed with the APP ID as additional data, so the row exists before its secret does.
+      const created = await trx
+        .updateTable('applications')
+        .set({ secret_sealed: this.secrets.seal(inserted.id, secret) })
+        .where('id', '=', inserted.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return { ...created, secret };
+    });
+  }
+
+  /** The app's secret, opened (the platform signs and checks with it; it is shown to nobody). */
+  secretOf(app: Pick<Application, 'id' | 'secret_sealed'>): string {
+    if (app.secret_sealed === null) throw new Error(`APP ID ${app.id} has no secret yet.`);
+    let secret = this.#opened.get(app.secret_sealed);
+    if (secret === undefined) {
+      secret = this.secrets.open(app.id, app.secret_sealed);
+      if (this.#opened.size >= 10_000) this.#opened.clear();
+      this.#opened.set(app.secret_sealed, secret);
+    }
+    return secret;
+  }
+
+  /** A new secret for the app, returned once; the old one stops working at once. */
+  async rotateSecret(appId: number): Promise<string> {
+    const secret = newSecret(SECRET_PREFIX);
+    const result = await this.db
+      .updateTable('applications')
+      .set({ secret_sealed: this.secrets.seal(appId, secret) })
+      .where('id', '=', appId)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) throw appNotFound(appId);
+    return secret;
+  }
+
+  /**
+   * Gives a secret to each app registered before secrets existed (the context calls it at start).
+   * Nobody has seen it: their developers rotate it in the console to get one they can use.
+   */
+  async sealMissingSecrets(): Promise<number> {
+    const missing = await this.db.selectFrom('applications').select('id').where('secret_sealed', 'is', null).execute();
+    for (const { id } of missing) {
+      await this.db
+        .updateTable('applications')
+        .set({ secret_sealed: this.secrets.seal(id, newSecret(SECRET_PREFIX)) })
+        .where('id', '=', id)
+        .where('secret_sealed', 'is', null)
+        .execute();
+    }
+    return missing.length;
+  }
+
+  /** Whether token.php insists on `sig` for this app. */
+  async setSignedExchangeRequired(appId: number, required: boolean): Promise<void> {
+    const result = await this.db
+      .updateTable('applications')
+      .set({ require_signed_exchange: required ? 1 : 0 })
+      .where('id', '=', appId)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) throw appNotFound(appId);
+  }
+
+  /** Where the app's events go (null: nowhere); the callbacks service checks the address first. */
+  async setCallbackUrl(appId: number, callbackUrl: string | null): Promise<void> {
+    const result = await this.db
+      .updateTable('applications')
+      .set({ callback_url: callbackUrl })
+      .where('id', '=', appId)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) throw appNotFound(appId);
   }
 
   async findById(appId: number): Promise<Application | undefined> {

@@ -3,6 +3,7 @@ import { type AppError, type Clock, digestsEqual, hashSecret, newSecret, prepare
 import type { Kysely } from 'kysely';
 import { type ApplicationsService, appNotFound, permissionsOf } from '../applications/applications-service.ts';
 import type { GrantsService } from '../applications/grants-service.ts';
+import { signatureMatches } from '../applications/param-signature.ts';
 import { covers, decodePermissions, type Permission } from '../applications/permissions.ts';
 import { RowCache } from '../db/row-cache.ts';
 import type { DB } from '../db/schema.ts';
@@ -171,13 +172,18 @@ export class AppAuthService {
    * on two devices has two working tokens. Consuming the key and creating the token are one
    * transaction, so of any number of concurrent calls with one key exactly one succeeds.
    * A replayed key revokes the token that key produced, and no other.
+   *
+   * `sig`, when given, must be the HMAC of the key with its app's secret (param-signature.ts), and
+   * an app that requires a signed exchange must give it; either refusal comes before the key is
+   * consumed, so whoever sees a key without the secret cannot use it up.
    */
-  async exchangeKey(rawKey: string | undefined): Promise<IssuedToken> {
+  async exchangeKey(rawKey: string | undefined, sig?: string): Promise<IssuedToken> {
     if (rawKey === undefined || rawKey === '') {
       throw appError('missing_key', 'The key parameter is required.');
     }
     if (!KEY_FORMAT.test(rawKey)) throw invalidKey();
     const keyHash = hashSecret(rawKey);
+    await this.#checkSignature(keyHash, rawKey, sig);
     const now = this.clock.now();
     const token = newSecret(TOKEN_PREFIX);
     const tokenId = randomUUID();
@@ -216,6 +222,27 @@ export class AppAuthService {
     });
     if (issued) return issued;
     throw await this.explainRefusedKey(keyHash, now);
+  }
+
+  /** Refuses an exchange whose `sig` is wrong, or missing for an app that requires it; an unknown key passes on to be refused as such. */
+  async #checkSignature(keyHash: string, rawKey: string, sig: string | undefined): Promise<void> {
+    const app = await this.db
+      .selectFrom('app_keys')
+      .innerJoin('applications', 'applications.id', 'app_keys.app_id')
+      .select(['applications.id', 'applications.secret_sealed', 'applications.require_signed_exchange'])
+      .where('app_keys.key_hash', '=', keyHash)
+      .executeTakeFirst();
+    if (!app) return;
+    if (sig === undefined || sig === '') {
+      if (app.require_signed_exchange !== 1) return;
+      throw appError(
+        'signature_required',
+        `APP ID ${app.id} requires a signed exchange: send sig, the HMAC-SHA256 of the key with the app secret.`,
+      );
+    }
+    if (app.secret_sealed === null || !signatureMatches(this.apps.secretOf(app), rawKey, sig)) {
+      throw appError('invalid_signature', 'sig is not the HMAC-SHA256 of this key with the app secret.');
+    }
   }
 
   /** The caller behind a token, or a 401 saying why not. */
@@ -265,10 +292,14 @@ export class AppAuthService {
       .execute();
   }
 
-  /** The user removes an app: the grant goes and every token they gave it dies at once. */
-  async removeAppForUser(appId: number, userId: number): Promise<void> {
-    await this.grants.remove(appId, userId);
+  /**
+   * The user removes an app: the grant goes and every token they gave it dies at once. Returns
+   * whether there was a grant. The app is told by `AppRemoval` (callbacks/), the flow pages call.
+   */
+  async removeAppForUser(appId: number, userId: number): Promise<boolean> {
+    const hadGrant = await this.grants.remove(appId, userId);
     await this.revokeAppForUser(appId, userId);
+    return hadGrant;
   }
 
   /** Revokes every live token of an app (its developer disabled it). */

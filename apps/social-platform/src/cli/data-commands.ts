@@ -98,9 +98,8 @@ export function registerDataCommands(program: Command, getContext: GetContext): 
       printResult(json(), { notification_id: notification.id, user_id: user.id }, 'Notification added.');
     });
 
-  program
-    .command('apps')
-    .description('Third-party applications')
+  const apps = program.command('apps').description('Third-party applications');
+  apps
     .command('create')
     .description('Register an application; prints its APP ID')
     .requiredOption('--name <name>', 'Name shown to users')
@@ -113,6 +112,14 @@ export function registerDataCommands(program: Command, getContext: GetContext): 
       'basic_profile',
     )
     .option('--publish', 'Put it in the directory at once (otherwise only its developer and testers may open it)')
+    .option(
+      '--require-signed-exchange',
+      'token.php refuses exchanges without sig (HMAC of the key with the app secret)',
+    )
+    .option(
+      '--callback-url <url>',
+      'Where its events are posted (app.deauthorized …), signed the Standard Webhooks way',
+    )
     .action(async (options) => {
       const ctx = await getContext();
       const owner = await resolveUser(ctx, options.owner);
@@ -126,7 +133,10 @@ export function registerDataCommands(program: Command, getContext: GetContext): 
           .map((name) => name.trim())
           .filter(Boolean),
         published: Boolean(options.publish),
+        requireSignedExchange: Boolean(options.requireSignedExchange),
       });
+      if (options.callbackUrl !== undefined) await ctx.appEvents.setCallbackUrl(application.id, options.callbackUrl);
+      // The one time the secret is shown: only its sealed form is kept.
       printResult(
         json(),
         {
@@ -135,8 +145,25 @@ export function registerDataCommands(program: Command, getContext: GetContext): 
           canvas_url: application.canvas_url,
           permissions: permissionsOf(application),
           published: application.published === 1,
+          require_signed_exchange: application.require_signed_exchange === 1,
+          callback_url: options.callbackUrl ?? null,
+          app_secret: application.secret,
         },
-        `Created application ${application.name}.`,
+        `Created application ${application.name} (APP ID ${application.id}).\nApp secret (shown once, keep it on your server): ${application.secret}`,
+      );
+    });
+
+  apps
+    .command('rotate-secret')
+    .description('Give an app a new secret (printed once); the old one stops working at once')
+    .requiredOption('--app <id>', 'APP ID', positiveInteger)
+    .action(async (options) => {
+      const ctx = await getContext();
+      const secret = await ctx.apps.rotateSecret(options.app);
+      printResult(
+        json(),
+        { app_id: options.app, app_secret: secret },
+        `New secret of APP ID ${options.app} (shown once; the old one no longer works): ${secret}`,
       );
     });
 
@@ -159,7 +186,7 @@ export function registerDataCommands(program: Command, getContext: GetContext): 
       const ctx = await getContext();
       const user = await resolveUser(ctx, options.user);
       const application = await ctx.apps.getById(options.app);
-      await ctx.grants.grant(application.id, user.id, permissionsOf(application));
+      await ctx.consent.allow(application.id, user.id, permissionsOf(application));
       const count: number = options.count ?? 1;
       const keys: string[] = [];
       for (let index = 0; index < count; index++) keys.push(await ctx.appAuth.issueAppKey(application.id, user.id));

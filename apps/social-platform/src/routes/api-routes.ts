@@ -90,13 +90,17 @@ export async function apiRoutes(app: FastifyInstance): Promise<void> {
   });
 
   const token = async (request: FastifyRequest): Promise<TokenAnswer> => {
-    const { key } = request.query as { key?: unknown };
+    const { key, sig } = request.query as { key?: unknown; sig?: unknown };
     if (Array.isArray(key)) throw givenMoreThanOnce('key');
+    if (Array.isArray(sig)) throw givenMoreThanOnce('sig');
     if (typeof key === 'string') {
       const appId = await appAuth.appOfUsableKey(key);
       if (appId !== undefined) await checkExchangeRate(`app:${appId}`);
     }
-    const issued = await appAuth.exchangeKey(typeof key === 'string' ? key : undefined);
+    const issued = await appAuth.exchangeKey(
+      typeof key === 'string' ? key : undefined,
+      typeof sig === 'string' ? sig : undefined,
+    );
     return { token: issued.token };
   };
   app.get('/token.php', { schema: tokenRouteSchema, ...documentationOnly }, token);

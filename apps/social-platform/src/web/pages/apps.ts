@@ -95,7 +95,15 @@ export async function appPages(app: FastifyInstance): Promise<void> {
     const key = await ctx.appAuth.issueAppKey(application.id, viewer.user.id);
     // The origin this page is shown on: the one the app's messages must be posted to.
     const pageOrigin = new URL(`${request.protocol}://${request.host}`).origin;
-    const frameUrl = canvasFrameUrl(application.canvas_url, key, application.id, pageOrigin);
+    const frameUrl = canvasFrameUrl({
+      canvasUrl: application.canvas_url,
+      key,
+      appId: application.id,
+      userId: viewer.user.id,
+      platformOrigin: pageOrigin,
+      secret: ctx.apps.secretOf(application),
+      ts: Math.floor(ctx.clock.now() / 1000),
+    });
     applyPageSecurityHeaders(reply, { publicOrigin: web.publicOrigin, frameOrigin: frameUrl.origin, scripts: true });
     return renderPage(request, reply, 'canvas.eta', {
       title: application.name,
@@ -114,7 +122,7 @@ export async function appPages(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const viewer = requireViewer(request);
       const application = await openableApp(request.params.appId, viewer.user.id);
-      await ctx.grants.grant(application.id, viewer.user.id, permissionsOf(application));
+      await ctx.consent.allow(application.id, viewer.user.id, permissionsOf(application));
       return reply.redirect(`/apps/${application.id}`, 303);
     },
   );

@@ -108,13 +108,15 @@ export async function settingsPages(app: FastifyInstance): Promise<void> {
     });
   });
 
-  // Removing an app deletes the grant and revokes its tokens at once; opening it again asks again.
+  // Removing an app deletes the grant and revokes its tokens at once, and tells the app (app.deauthorized, and
+  // user.data_deletion_requested when the user ticks the box); opening it again asks again.
   app.post<{ Params: { appId: number } }>(
     '/settings/apps/:appId/remove',
     { schema: { params: appParams }, preHandler: app.csrfProtection },
     async (request, reply) => {
       const viewer = requireViewer(request);
-      await ctx.appAuth.removeAppForUser(request.params.appId, viewer.user.id);
+      const deleteData = (request.body as { deleteData?: unknown } | undefined)?.deleteData === '1';
+      await ctx.appRemoval.remove(request.params.appId, viewer.user.id, { deleteData });
       setFlash(reply, 'app_removed', app.web.cookies.secure);
       return reply.redirect('/settings/apps', 303);
     },
