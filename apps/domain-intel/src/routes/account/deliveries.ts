@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Delivery, Envelope } from '@repo/contracts/domain-intel';
+import { callerOf } from '../../http/caller-of.ts';
 import { ok } from '../../http/envelope.ts';
 import { IdParams, managementErrors, notCounted } from './shared.ts';
 
@@ -18,7 +19,7 @@ const deliveriesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(Delivery), ...managementErrors },
       },
     },
-    async (request) => ok(request, await app.ctx.outbox.redeliver(request.caller!.accountId, request.params.id)),
+    async (request) => ok(request, await app.ctx.outbox.redeliver(callerOf(request).accountId, request.params.id)),
   );
 };
 

@@ -1,5 +1,6 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import { Envelope, SavedFilter } from '@repo/contracts/domain-intel';
+import { callerOf } from '../../http/caller-of.ts';
 import { ok } from '../../http/envelope.ts';
 import { IdParams, managementErrors, notCounted } from './shared.ts';
 
@@ -17,7 +18,7 @@ const filtersRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(Type.Array(SavedFilter)), ...managementErrors },
       },
     },
-    async (request) => ok(request, await savedFilters.list(request.caller!.accountId, request.caller!.plan)),
+    async (request) => ok(request, await savedFilters.list(callerOf(request).accountId, callerOf(request).plan)),
   );
 
   app.post(
@@ -44,7 +45,7 @@ const filtersRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { name, filter, target_ids } = request.body;
-      const view = await savedFilters.create(request.caller!, { name, filter, targetIds: target_ids ?? [] });
+      const view = await savedFilters.create(callerOf(request), { name, filter, targetIds: target_ids ?? [] });
       return reply.status(201).send(ok(request, view));
     },
   );
@@ -61,7 +62,7 @@ const filtersRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      await savedFilters.remove(request.caller!.accountId, request.params.id);
+      await savedFilters.remove(callerOf(request).accountId, request.params.id);
       return reply.status(204).send(null);
     },
   );

@@ -1,5 +1,6 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import { CreatedDeliveryTarget, DeliveryTarget, Envelope } from '@repo/contracts/domain-intel';
+import { callerOf } from '../../http/caller-of.ts';
 import { ok } from '../../http/envelope.ts';
 import { IdParams, managementErrors, notCounted } from './shared.ts';
 
@@ -17,7 +18,7 @@ const targetsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(Type.Array(DeliveryTarget)), ...managementErrors },
       },
     },
-    async (request) => ok(request, await targets.list(request.caller!.accountId)),
+    async (request) => ok(request, await targets.list(callerOf(request).accountId)),
   );
 
   app.post(
@@ -35,7 +36,8 @@ const targetsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 201: Envelope(CreatedDeliveryTarget), ...managementErrors },
       },
     },
-    async (request, reply) => reply.status(201).send(ok(request, await targets.create(request.caller!, request.body))),
+    async (request, reply) =>
+      reply.status(201).send(ok(request, await targets.create(callerOf(request), request.body))),
   );
 
   app.delete(
@@ -50,7 +52,7 @@ const targetsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      await targets.remove(request.caller!.accountId, request.params.id);
+      await targets.remove(callerOf(request).accountId, request.params.id);
       return reply.status(204).send(null);
     },
   );

@@ -1,5 +1,6 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import { Envelope, WatchedDomain } from '@repo/contracts/domain-intel';
+import { callerOf } from '../../http/caller-of.ts';
 import { ok } from '../../http/envelope.ts';
 import { WatchlistPage, WatchlistQuery, watchlistPage } from '../v1/watchlist.ts';
 import { managementErrors, notCounted } from './shared.ts';
@@ -41,7 +42,7 @@ const watchlistRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { watch, added } = await watchlist.add(request.caller!, request.body.domain);
+      const { watch, added } = await watchlist.add(callerOf(request), request.body.domain);
       return reply.status(added ? 201 : 200).send(ok(request, watch));
     },
   );
@@ -58,7 +59,7 @@ const watchlistRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      await watchlist.remove(request.caller!.accountId, request.params.domain);
+      await watchlist.remove(callerOf(request).accountId, request.params.domain);
       return reply.status(204).send(null);
     },
   );

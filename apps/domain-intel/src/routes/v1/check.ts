@@ -6,6 +6,7 @@ import type { Plan } from '../../accounts/plans.ts';
 import type { StartedCheck } from '../../availability/availability-service.ts';
 import { normalizeDomain, parseDomain } from '../../domain/normalize.ts';
 import { appError } from '../../error-catalogue.ts';
+import { callerOf } from '../../http/caller-of.ts';
 import { ok } from '../../http/envelope.ts';
 import { keyedErrorResponses } from '../../http/schemas.ts';
 
@@ -126,7 +127,7 @@ const checkRoute: FastifyPluginAsyncTypebox = async (app) => {
           // Only a query the schema accepts; any other is answered by validation or by the handler.
           if (!isTextOrAbsent(domain) || !isTextOrAbsent(domains)) return;
           try {
-            request.startedCheck = app.ctx.availability.begin(namesOf({ domain, domains }, request.caller!.plan));
+            request.startedCheck = app.ctx.availability.begin(namesOf({ domain, domains }, callerOf(request).plan));
           } catch {
             // A refused query: the handler throws it again, once the call is admitted and counted.
           }
@@ -148,7 +149,8 @@ const checkRoute: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const started = request.startedCheck ?? app.ctx.availability.begin(namesOf(request.query, request.caller!.plan));
+      const started =
+        request.startedCheck ?? app.ctx.availability.begin(namesOf(request.query, callerOf(request).plan));
       const results = await started.finish();
       for (const row of results) countAnswer(row.status, row.source, row.reason ?? '');
       return ok(request, results, { count: results.length });

@@ -1,5 +1,6 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import { DEFAULT_LIMIT, Delivery, Envelope, MAX_LIMIT, MAX_OFFSET } from '@repo/contracts/domain-intel';
+import { callerOf } from '../../http/caller-of.ts';
 import { ok } from '../../http/envelope.ts';
 import { PagingQuery, parsePaging } from '../../http/paging.ts';
 import { keyedErrorResponses } from '../../http/schemas.ts';
@@ -26,7 +27,7 @@ const deliveriesRoute: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { query } = request;
       const { limit, offset } = parsePaging(query, PAGING);
-      const log = await app.ctx.outbox.log(request.caller!.accountId, {
+      const log = await app.ctx.outbox.log(callerOf(request).accountId, {
         ...(query.filter_id ? { filterId: query.filter_id } : {}),
         limit,
         offset,

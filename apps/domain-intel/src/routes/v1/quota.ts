@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Envelope, Quota } from '@repo/contracts/domain-intel';
+import { callerOf } from '../../http/caller-of.ts';
 import { ok } from '../../http/envelope.ts';
 import { keyedErrorResponses } from '../../http/schemas.ts';
 
@@ -16,7 +17,7 @@ const quotaRoute: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const caller = request.caller!;
+      const caller = callerOf(request);
       const status = await app.ctx.quota.status(caller);
       const { subscription } = await app.ctx.accounts.summary(caller.email);
       const quota: Quota = {

@@ -2,6 +2,7 @@ import { type FastifyPluginAsyncTypebox, type Static, Type } from '@fastify/type
 import { EnvelopeWithMeta, ListMeta, WatchedDomain } from '@repo/contracts/domain-intel';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { callerOf } from '../../http/caller-of.ts';
 import { ok } from '../../http/envelope.ts';
 import { PagingQuery, parsePaging } from '../../http/paging.ts';
 import { keyedErrorResponses } from '../../http/schemas.ts';
@@ -24,7 +25,7 @@ export async function watchlistPage(
   query: Static<typeof WatchlistQuery>,
 ) {
   const { limit, offset } = parsePaging(query, WATCHLIST_PAGING);
-  const { watches, total } = await watchlist.list(request.caller!, { limit, offset });
+  const { watches, total } = await watchlist.list(callerOf(request), { limit, offset });
   return ok(request, watches, { total, limit, offset });
 }
 
