@@ -3,6 +3,7 @@ import { Envelope, SignupConfirmation, SignupPending, SignupResult } from '@repo
 import { isAppError, toPublicError } from '@repo/server-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountSummary, IssuedKey } from '../accounts/accounts-service.ts';
+import { appError } from '../error-catalogue.ts';
 import { ok } from '../http/envelope.ts';
 import { csrfUnlessJson, formPageError, isJsonBody, registerFormProtection } from '../http/form-protection.ts';
 import { publicUrlOf } from '../http/public-url.ts';
@@ -11,7 +12,24 @@ import { rateLimitHeaders } from '../limits/counted-limit.ts';
 import { CONFIRMATION_HOURS } from '../signup/pending-signups.ts';
 
 const SignupBody = Type.Object({ email: Type.String({ maxLength: 320 }) });
+/** The token of the confirmation link (a missing one reads as a used link). */
+const ConfirmQuery = Type.Object({ token: Type.Optional(Type.String({ maxLength: 100 })) });
 const CSRF_COOKIE = 'di_signup_csrf';
+
+/**
+ * A body the schema refused is answered with the catalogue code the service answers the same
+ * mistake with (signup-service.ts), so a client sees one code per mistake, before or after the
+ * schema: no e-mail is invalid_email, no token is signup_link_invalid.
+ */
+const linkInvalid = () =>
+  appError(
+    'signup_link_invalid',
+    'This confirmation link has expired or was already used. Sign up again to get a new one.',
+  );
+
+/** The address a refused form is shown again with: what was typed, if it was text. */
+const typedEmailOf = (body: unknown): string =>
+  typeof body === 'object' && body !== null && 'email' in body && typeof body.email === 'string' ? body.email : '';
 
 /** Browsers (which never list application/json) get HTML; JSON clients get the API envelope. */
 const wantsJson = (request: FastifyRequest) =>
@@ -30,7 +48,8 @@ const formViewOf = (request: FastifyRequest) =>
 export const signupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { config, signups } = app.ctx;
   await registerFormProtection(app, { path: '/signup', csrfCookie: CSRF_COOKIE });
-  const csrf = { preHandler: csrfUnlessJson(app) };
+  // Before validation: a request that is not from our own form is refused as such, whatever its body.
+  const csrf = { preValidation: csrfUnlessJson(app) };
 
   // Errors of these pages: JSON clients get the envelope (the service's handler); a person gets
   // the form again with the message, at the error's status.
@@ -40,11 +59,10 @@ export const signupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const publicError = toPublicError(error);
     request.log.info({ code: publicError.code, status: publicError.status }, 'sign-up refused');
     for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-    const email = (request.body as { email?: unknown } | undefined)?.email;
     return noStore(reply.status(publicError.status)).view(formViewOf(request), {
       error: publicError.message,
       code: publicError.code,
-      email: typeof email === 'string' ? email : '',
+      email: typedEmailOf(request.body),
       csrfToken: reply.generateCsrf(),
     });
   });
@@ -77,7 +95,7 @@ export const signupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/signup',
     {
       ...csrf,
-      attachValidation: true,
+      schemaErrorFormatter: () => appError('invalid_email', 'An e-mail address of at most 320 characters is required.'),
       schema: {
         summary: 'Sign up for the Free plan',
         description:
@@ -98,8 +116,7 @@ export const signupRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const email = (request.body as { email?: unknown } | undefined)?.email;
-      const started = await signups.start({ email, client: request.ip });
+      const started = await signups.start({ email: request.body.email, client: request.ip });
       reply.headers(rateLimitHeaders(started.limit));
       noStore(reply);
       if (started.kind === 'created') return created(request, reply, started.account, started.key);
@@ -116,17 +133,21 @@ export const signupRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   // The link in the mail opens a page with one button: mail scanners and link previews fetch
   // links, and must neither use the link up nor see the key.
-  app.get('/signup/confirm', { schema: { hide: true } }, async (request, reply) => {
-    const { token } = request.query as { token?: string };
-    const email = await signups.pendingEmail(token);
-    return noStore(reply).view('signup-confirm', { token, email, csrfToken: reply.generateCsrf() });
-  });
+  app.get(
+    '/signup/confirm',
+    { schemaErrorFormatter: linkInvalid, schema: { hide: true, querystring: ConfirmQuery } },
+    async (request, reply) => {
+      const { token } = request.query;
+      const email = await signups.pendingEmail(token);
+      return noStore(reply).view('signup-confirm', { token, email, csrfToken: reply.generateCsrf() });
+    },
+  );
 
   app.post(
     '/signup/confirm',
     {
       ...csrf,
-      attachValidation: true,
+      schemaErrorFormatter: linkInvalid,
       schema: {
         summary: 'Confirm a sign-up: create the account and show its key once',
         description:
@@ -139,7 +160,7 @@ export const signupRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { account, key } = await signups.confirm((request.body as { token?: string } | undefined)?.token);
+      const { account, key } = await signups.confirm(request.body.token);
       return created(request, noStore(reply), account, key);
     },
   );

@@ -65,8 +65,9 @@ function billingView(viewer: DashboardViewer, stripeConfigured: boolean) {
 /** Sign-in and sign-out, the account overview (plan, usage, keys) and key management. */
 export function accountRoutes(app: DashboardApp, sessions: DashboardSessions, signInLinks: SignInLinks): void {
   const { accounts, quota, config } = app.ctx;
-  // preHandler, not onRequest: the token is in the form body, which is parsed in between.
-  const csrf = { preHandler: app.csrfProtection };
+  // preValidation, not onRequest: the token is in the form body, which is parsed in between; and
+  // before validation, so a form not sent from our page is refused as such, whatever it holds.
+  const csrf = { preValidation: app.csrfProtection };
 
   async function renderOverview(
     reply: FastifyReply,

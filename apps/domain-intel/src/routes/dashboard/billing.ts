@@ -22,7 +22,7 @@ const baseUrlOf = (request: FastifyRequest, publicUrl: string | undefined) =>
 export function billingRoutes(app: DashboardApp, sessions: DashboardSessions): void {
   const { accounts, billing, config } = app.ctx;
   if (!billing) return;
-  const csrf = { preHandler: app.csrfProtection };
+  const csrf = { preValidation: app.csrfProtection };
 
   app.post('/dashboard/billing/checkout', { ...csrf, schema: { body: CheckoutForm } }, async (request, reply) => {
     const viewer = await requireViewer(request, sessions, accounts);

@@ -46,7 +46,7 @@ export function targetLabel(target: DeliveryTarget | undefined, fallback: string
  */
 export function deliveryRoutes(app: DashboardApp, sessions: DashboardSessions): void {
   const { accounts, savedFilters, targets, outbox } = app.ctx;
-  const csrf = { preHandler: app.csrfProtection };
+  const csrf = { preValidation: app.csrfProtection };
 
   async function renderFilters(
     reply: FastifyReply,

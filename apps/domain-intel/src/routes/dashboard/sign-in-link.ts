@@ -32,7 +32,7 @@ export function signInLinkRoutes(app: DashboardApp, sessions: DashboardSessions,
   const { accounts, config, mailer, redis } = app.ctx;
   const delivery = signInLinkDelivery(config, mailer);
   if (delivery === 'off') return;
-  const csrf = { preHandler: app.csrfProtection };
+  const csrf = { preValidation: app.csrfProtection };
   const mailsPerRecipient = new CountedLimit(redis, {
     name: 'sign-in-link-mails-per-recipient',
     max: SIGN_IN_LINK_MAILS_PER_HOUR,

@@ -20,7 +20,7 @@ const WatchParams = Type.Object({ domain: Type.String() });
 /** The watchlist in the dashboard: the names, their status and expected drop, recent moves, add and remove. */
 export function watchlistRoutes(app: DashboardApp, sessions: DashboardSessions): void {
   const { accounts, watchlist, outbox } = app.ctx;
-  const csrf = { preHandler: app.csrfProtection };
+  const csrf = { preValidation: app.csrfProtection };
 
   async function render(
     reply: FastifyReply,
