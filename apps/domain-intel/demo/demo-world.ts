@@ -1,6 +1,6 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { SimWorld, ZoneChurn } from '@repo/upstream-sim';
+import { type ChurnDay, SimWorld, ZoneChurn } from '@repo/upstream-sim';
 import { DEMO_CHURN_OPTIONS } from './demo-pipeline.ts';
 
 const DAY_MS = 86_400_000;
@@ -45,6 +45,8 @@ interface DemoWorldState {
   start: string;
   /** The first start's replay finished: later starts only bring the world up to today. */
   replayed: boolean;
+  /** Days `npm run demo -- advance` moved the demo on: its present is the real clock this far ahead. */
+  advancedDays: number;
 }
 
 export interface DemoWorld {
@@ -53,6 +55,13 @@ export interface DemoWorld {
   /** True until a replay has finished: the caller replays DEMO_DAYS days, then calls `markReplayed`. */
   needsReplay: boolean;
   markReplayed(): Promise<void>;
+  /** The demo's present: the real clock, plus every day the demo was advanced by. */
+  now(): number;
+  /**
+   * Moves the demo's present one day on (kept in demo-world.json, so a restart keeps it) and plays
+   * the registries' days up to it; gives what each of those days did (usually one).
+   */
+  nextDay(): Promise<ChurnDay[]>;
 }
 
 /**
@@ -63,8 +72,15 @@ export interface DemoWorld {
 export async function openDemoWorld(dataDir: string, now = Date.now()): Promise<DemoWorld> {
   const file = path.join(dataDir, 'demo-world.json');
   const saved = await readState(file);
-  const state: DemoWorldState = saved ?? { start: new Date(now - DEMO_DAYS * DAY_MS).toISOString(), replayed: false };
+  const state: DemoWorldState = saved ?? {
+    start: new Date(now - DEMO_DAYS * DAY_MS).toISOString(),
+    replayed: false,
+    advancedDays: 0,
+  };
   if (!saved) await writeState(file, state);
+  // `now` other than the real clock (a test's) keeps its distance from it as time goes on.
+  const skew = now - Date.now();
+  const present = () => Date.now() + skew + state.advancedDays * DAY_MS;
 
   const world = new SimWorld(state.start);
   const churn = new ZoneChurn(world, { seed: SEED, ...DEMO_CHURN_OPTIONS });
@@ -74,15 +90,27 @@ export async function openDemoWorld(dataDir: string, now = Date.now()): Promise<
   // JPRS answers EXAMPLE.JP with its own "Reserved" record (a real answer the simulated server copies).
   world.reserved.set('jp', new Set(['example.jp']));
 
-  if (state.replayed) {
-    // The churn is deterministic: the same days from the same start give the same registries.
-    while (world.now() + DAY_MS <= now) churn.advanceDay();
-  }
+  // The churn is deterministic: the same days from the same start give the same registries.
+  const catchUp = () => {
+    const days: ChurnDay[] = [];
+    while (world.now() + DAY_MS <= present()) days.push(churn.advanceDay());
+    return days;
+  };
+  if (state.replayed) catchUp();
   return {
     world,
     churn,
     needsReplay: !state.replayed,
-    markReplayed: () => writeState(file, { ...state, replayed: true }),
+    markReplayed: async () => {
+      state.replayed = true;
+      await writeState(file, state);
+    },
+    now: present,
+    nextDay: async () => {
+      state.advancedDays += 1;
+      await writeState(file, state);
+      return catchUp();
+    },
   };
 }
 
@@ -90,7 +118,8 @@ async function readState(file: string): Promise<DemoWorldState | undefined> {
   try {
     const parsed = JSON.parse(await readFile(file, 'utf8')) as Partial<DemoWorldState>;
     if (typeof parsed.start !== 'string' || Number.isNaN(Date.parse(parsed.start))) return undefined;
-    return { start: parsed.start, replayed: parsed.replayed === true };
+    const advancedDays = Number.isSafeInteger(parsed.advancedDays) ? Math.max(0, parsed.advancedDays as number) : 0;
+    return { start: parsed.start, replayed: parsed.replayed === true, advancedDays };
   } catch {
     return undefined;
   }
