@@ -1,4 +1,4 @@
-import { SIM_MAJESTIC_KEY, SIM_MOZ_TOKEN, type UpstreamSim } from '@repo/upstream-sim';
+import { SIM_MAJESTIC_KEY, SIM_MOZ_TOKEN, SIM_STRIPE_PRICES, type UpstreamSim } from '@repo/upstream-sim';
 import { DEMO_CHURN_OPTIONS } from './demo-pipeline.ts';
 
 /**
@@ -27,5 +27,20 @@ export async function simulatorEnv(sim: UpstreamSim): Promise<Record<string, str
     // The lifecycle plans its RDAP lookups by the registry timeline the demo's churn plays.
     LIFECYCLE_REDEMPTION_DAYS: String(DEMO_CHURN_OPTIONS.redemptionDays),
     LIFECYCLE_PENDING_DELETE_DAYS: String(DEMO_CHURN_OPTIONS.pendingDeleteDays),
+  };
+}
+
+/**
+ * The Stripe settings that point billing at the simulator's Stripe account (its secret key and
+ * its two prices) with the webhook signing secret the simulator signs with, once its endpoint is
+ * registered (`sim.stripe.setWebhookEndpoint(<service>/billing/webhook, webhookSecret)`).
+ */
+export function stripeSimulatorEnv(sim: UpstreamSim, webhookSecret: string): Record<string, string> {
+  return {
+    STRIPE_SECRET_KEY: sim.stripe.secretKey,
+    STRIPE_WEBHOOK_SECRET: webhookSecret,
+    STRIPE_PRICE_STARTER: SIM_STRIPE_PRICES.starter,
+    STRIPE_PRICE_ENTERPRISE: SIM_STRIPE_PRICES.enterprise,
+    STRIPE_API_URL: sim.url,
   };
 }
