@@ -43,7 +43,7 @@ async function startOnce(dataDir: string): Promise<string> {
   assert.equal(first, 'running', `npm start ended before it ran:\n${stdout}\n${stderr}`);
   child.kill('SIGINT');
   assert.equal(await exited, 0, stderr);
-  const key = /Demo key \(Enterprise\)\s+(di_live_\w+)/.exec(stdout)?.[1];
+  const key = /Demo key \([\w, ]+\)\s+(di_live_\w+)/.exec(stdout)?.[1];
   assert.ok(key, stdout);
   return key;
 }

@@ -1,7 +1,14 @@
 import type { AccountsService, IssuedKey } from '../src/accounts/accounts-service.ts';
+import { PLANS } from '../src/accounts/plans.ts';
 
 /** The demo account `npm start` creates on its first start and signs in with on every start. */
 export const DEMO_EMAIL = 'demo@domain-intel.example';
+/**
+ * The demo account's plan when it is created: Starter (as the operator would set it, no Stripe
+ * subscription), so the dashboard offers the upgrade to Enterprise through the simulated Stripe and
+ * the quick start's calls (bulk checks included) work from the first minute.
+ */
+export const DEMO_PLAN = PLANS.starter;
 
 /**
  * Whether a key of the demo account is one `npm start` gave out: the sign-up's `default` key, or one
@@ -18,7 +25,7 @@ const isStartKey = (name: string) => name === 'default' || name.startsWith('npm 
  */
 export async function replaceDemoKey(accounts: AccountsService): Promise<IssuedKey> {
   if (!(await accounts.findSummary(DEMO_EMAIL))) {
-    return (await accounts.signUp({ email: DEMO_EMAIL, plan: 'enterprise' })).key;
+    return (await accounts.signUp({ email: DEMO_EMAIL, plan: DEMO_PLAN.id })).key;
   }
   const active = (await accounts.listKeys(DEMO_EMAIL))
     .filter((key) => key.revoked_at === null && isStartKey(key.name))

