@@ -4,23 +4,31 @@
  * - the upstream simulator (RDAP, CZDS, Wayback CDX, Moz, Majestic) on loopback, since the real
  *   upstreams need credentials and network this demo does not assume;
  * - the Domain Intelligence API on SQLite under DATA_DIR, its real clients pointed at the
- *   simulator, and on first start the real pipeline run over a few simulated days so the
- *   feed holds RDAP-verified drops; a demo account whose key each start replaces;
+ *   simulator (Stripe too: billing with its webhooks), and on first start the real pipeline run
+ *   over a few simulated days so the feed holds RDAP-verified drops; a demo account whose key
+ *   each start replaces;
  * - the social platform with demo users, mail, notifications, photos and the sample app;
- * - the sample app.
+ * - the sample app;
+ * - the demo's control server: `npm run demo -- advance` moves the simulated world on, and a
+ *   webhook inbox.
  *
- * Ports: DOMAIN_INTEL_PORT (3000), PLATFORM_PORT (3100), SAMPLE_APP_PORT (3200), SIM_PORT (3900).
+ * Ports: DOMAIN_INTEL_PORT (3000), PLATFORM_PORT (3100), SAMPLE_APP_PORT (3200), SIM_PORT (3900),
+ * DEMO_PORT (3990).
  */
 import path from 'node:path';
-import { ConfigError, emptyIsUnset, loadConfig, portNumber } from '@repo/server-kit';
+import { ConfigError, emptyIsUnset, loadConfig, newSecret, portNumber } from '@repo/server-kit';
 import { startUpstreamSim } from '@repo/upstream-sim';
+import { advanceDemo } from 'domain-intel/demo/demo-advance.ts';
+import { startDemoControl } from 'domain-intel/demo/demo-control.ts';
 import { DEMO_EMAIL, replaceDemoKey } from 'domain-intel/demo/demo-key.ts';
 import { runDemoPipeline } from 'domain-intel/demo/demo-pipeline.ts';
+import { keepDemoStripe } from 'domain-intel/demo/demo-stripe.ts';
 import { DEMO_DAYS, openDemoWorld } from 'domain-intel/demo/demo-world.ts';
-import { simulatorEnv } from 'domain-intel/demo/simulator-env.ts';
+import { simulatorEnv, stripeSimulatorEnv } from 'domain-intel/demo/simulator-env.ts';
+import { PLANS } from 'domain-intel/src/accounts/plans.ts';
 import { buildApp as buildDomainIntel } from 'domain-intel/src/app.ts';
 import { loadDomainIntelConfig } from 'domain-intel/src/config.ts';
-import { logProgress } from 'domain-intel/src/jobs/progress.ts';
+import { logProgress, silentProgress } from 'domain-intel/src/jobs/progress.ts';
 import { startSampleApp } from 'sample-app/src/start.ts';
 import { seedDemo } from 'social-platform/demo/seed.ts';
 import { buildApp as buildPlatform } from 'social-platform/src/app.ts';
@@ -45,6 +53,7 @@ const settings = loadConfig(
     PLATFORM_PORT: portNumber(3100),
     SAMPLE_APP_PORT: portNumber(3200),
     SIM_PORT: portNumber(3900),
+    DEMO_PORT: portNumber(3990),
   }),
 );
 const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: settings.LOG_LEVEL };
@@ -59,14 +68,25 @@ const urls = {
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 // The simulated world began DEMO_DAYS before the first start; after the first start's replay, and on
-// every later start, the simulated present is today.
-const { world, churn, needsReplay, markReplayed } = await openDemoWorld(dataDir);
-const sim = await startUpstreamSim({ world, host, port: settings.SIM_PORT });
+// every later start, the simulated present is today plus every day `npm run demo -- advance` added.
+const demoWorld = await openDemoWorld(dataDir);
+const { world, churn } = demoWorld;
+// Stripe's account is kept in DATA_DIR: the service remembers its customers and subscriptions.
+let saveStripe = () => {};
+const sim = await startUpstreamSim({
+  world,
+  host,
+  port: settings.SIM_PORT,
+  stripe: { now: () => demoWorld.now(), onChange: () => saveStripe() },
+});
+saveStripe = keepDemoStripe(dataDir, sim.stripe);
+// Stripe signs its webhooks with the endpoint's secret; a new one each start, given to both sides.
+const stripeWebhookSecret = newSecret('whsec_');
 
 // While the demo pipeline replays past days the service's clock follows the simulated world;
-// afterwards it is the real clock.
+// afterwards it is the demo's present (the real clock, moved on by every advanced day).
 let replaying = false;
-const clock = { now: () => (replaying ? world.now() : Date.now()) };
+const clock = { now: () => (replaying ? world.now() : demoWorld.now()) };
 
 const domainIntelConfig = loadDomainIntelConfig({
   ...env,
@@ -75,6 +95,9 @@ const domainIntelConfig = loadDomainIntelConfig({
   HOST: host,
   PUBLIC_URL: urls.domainIntel,
   ...(await simulatorEnv(sim)),
+  ...stripeSimulatorEnv(sim, stripeWebhookSecret),
+  // A month can pass in a minute here (npm run demo -- advance): a dashboard session lasts the longest allowed.
+  DASHBOARD_SESSION_HOURS: '720',
   // The politeness limits that protect the real upstreams would only slow the local simulator.
   WAYBACK_REQUESTS_PER_MINUTE: '6000',
   RDAP_HOST_RATE_PER_SECOND: '500',
@@ -84,19 +107,23 @@ const domainIntelConfig = loadDomainIntelConfig({
 const domainIntel = await buildDomainIntel(domainIntelConfig, { clock });
 const { ctx } = domainIntel;
 
-if (needsReplay) {
+if (demoWorld.needsReplay) {
   log(`Replaying ${DEMO_DAYS} simulated days of zone files through the pipeline (first start only)…`);
   replaying = true;
   try {
     await runDemoPipeline(ctx, churn, { days: DEMO_DAYS, progress: logProgress(log) });
-    await markReplayed();
+    await demoWorld.markReplayed();
   } finally {
     replaying = false;
   }
 }
 // One demo key at a time: this start's replaces the previous start's (which would otherwise stay valid for good).
 const demoKey = await replaceDemoKey(ctx.accounts);
-await domainIntel.listen({ host, port: settings.DOMAIN_INTEL_PORT });
+const domainIntelAddress = await domainIntel.listen({ host, port: settings.DOMAIN_INTEL_PORT });
+// As if registered in Stripe's dashboard: events go to the service's webhook, signed with its secret.
+sim.stripe.setWebhookEndpoint(`${domainIntelAddress}/billing/webhook`, stripeWebhookSecret);
+// Periods that ended while the demo was stopped renew or end now, and the service hears of it.
+sim.stripe.advanceTime();
 
 const platformConfig = loadPlatformConfig({
   ...env,
@@ -112,6 +139,23 @@ await platform.listen({ host, port: settings.PLATFORM_PORT });
 
 const sampleApp = await startSampleApp({ host, port: settings.SAMPLE_APP_PORT, platformUrl: urls.platform, env });
 
+const control = await startDemoControl({
+  host,
+  port: settings.DEMO_PORT,
+  dataDir,
+  now: () => demoWorld.now(),
+  advance: (days) => advanceDemo(ctx, demoWorld, sim.stripe, { days, progress: silentProgress }),
+  aboutToDrop: () =>
+    [...world.domains.values()]
+      .filter((domain) => domain.status.includes('pending delete'))
+      .map((domain) => domain.name)
+      .sort(),
+});
+
+// The demo account's plan as it stands (Starter at first; whatever the dashboard's Stripe checkout made it).
+const demoAccount = await ctx.accounts.summary(DEMO_EMAIL);
+const demoPlan = `${PLANS[demoAccount.plan].name}${demoAccount.subscription.status === 'ended' ? ', ended' : ''}`;
+
 // Sign-up confirmations and dashboard sign-in links go by mail; without SMTP_URL the demo writes them as files.
 const mailGoes =
   ctx.mailer?.transport === 'outbox'
@@ -125,14 +169,18 @@ Domain Intelligence API   ${urls.domainIntel}
   API reference           ${urls.domainIntel}/docs
   Dashboard               ${urls.domainIntel}/dashboard
   Sign-up                 ${urls.domainIntel}/signup   (account mail: ${mailGoes})
-  Demo key (Enterprise)   ${demoKey.key}   (shown once; replaces the last start's; account ${DEMO_EMAIL})
+  Demo key (${demoPlan})${' '.repeat(Math.max(1, 13 - demoPlan.length))}${demoKey.key}   (shown once; replaces the last start's; account ${DEMO_EMAIL})
+  Billing                 Upgrade in the dashboard: Stripe's pages and webhooks are the simulator's
   Try                     curl -H "Authorization: Bearer ${demoKey.key}" "${urls.domainIntel}/v1/domains?limit=5"
 
 Social platform           ${urls.platform}
   Demo login              ${demo.login.user_name} / ${demo.login.password}
   Sample app (in canvas)  ${urls.platform}/apps/${demo.app_id}
 Sample app                ${sampleApp.url}
-Upstream simulator        ${sim.url}
+Upstream simulator        ${sim.url}   (Stripe's Checkout and portal too)
+
+Advance the simulated world   npm run demo -- advance --days 1   (zone files, drops, deliveries, Stripe's clock)
+Webhook inbox                 ${control.inboxUrl}   (a webhook target to try; npm run demo -- inbox lists what came)
 `);
 
 let stopping = false;
@@ -140,7 +188,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, async () => {
     if (stopping) return;
     stopping = true;
-    await Promise.allSettled([sampleApp.close(), platform.close(), domainIntel.close()]);
+    await Promise.allSettled([control.close(), sampleApp.close(), platform.close(), domainIntel.close()]);
     await sim.close();
     process.exit(0);
   });
