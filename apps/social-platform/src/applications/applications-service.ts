@@ -56,7 +56,7 @@ export const appNotFound = (appId: number) =>
 
 /** Third-party applications shown in the platform's canvas; the row id is the APP ID. */
 export class ApplicationsService {
-  /** Opened secrets by sealed text: token.php opens its app's secret once per process, not per exchange. */
+  /** Opened secrets by APP ID and sealed text: token.php opens its app's secret once per process, not per exchange. */
   readonly #opened = new Map<string, string>();
 
   constructor(
@@ -102,11 +102,13 @@ export class ApplicationsService {
   /** The app's secret, opened (the platform signs and checks with it; it is shown to nobody). */
   secretOf(app: Pick<Application, 'id' | 'secret_sealed'>): string {
     if (app.secret_sealed === null) throw new Error(`APP ID ${app.id} has no secret yet.`);
-    let secret = this.#opened.get(app.secret_sealed);
+    // By APP ID and sealed text: a sealed secret opens only for the app it was sealed for.
+    const cacheKey = `${app.id}:${app.secret_sealed}`;
+    let secret = this.#opened.get(cacheKey);
     if (secret === undefined) {
       secret = this.secrets.open(app.id, app.secret_sealed);
       if (this.#opened.size >= 10_000) this.#opened.clear();
-      this.#opened.set(app.secret_sealed, secret);
+      this.#opened.set(cacheKey, secret);
     }
     return secret;
   }

@@ -13,6 +13,7 @@ import { installWebErrorPages, installWebNotFoundPage } from './error-pages.ts';
 import { appPages } from './pages/apps.ts';
 import { authPages } from './pages/auth.ts';
 import { developerPages } from './pages/developer.ts';
+import { developerCredentialPages } from './pages/developer-credentials.ts';
 import { appGuidePage } from './pages/guide.ts';
 import { homePage } from './pages/home.ts';
 import { inboxPages } from './pages/inbox.ts';
@@ -94,6 +95,7 @@ export async function webPlugin(app: FastifyInstance): Promise<void> {
   await app.register(ownPhotoPages);
   await app.register(appPages);
   await app.register(developerPages);
+  await app.register(developerCredentialPages);
   await app.register(settingsPages);
   await app.register(appGuidePage);
 }

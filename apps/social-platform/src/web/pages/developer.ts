@@ -6,6 +6,7 @@ import { appError } from '../../error-catalogue.ts';
 import { canvasOriginProblem } from '../canvas-url.ts';
 import { type FlashKey, setFlash } from '../flash.ts';
 import { type FieldErrors, textFields } from '../forms.ts';
+import { passNewSecret } from '../new-secret-cookie.ts';
 import { renderPage } from '../render.ts';
 import { requireViewer, type Viewer } from '../viewer.ts';
 
@@ -79,6 +80,8 @@ export async function developerPages(app: FastifyInstance): Promise<void> {
         ownerId: viewer.user.id,
       });
       setFlash(reply, 'app_created', web.cookies.secure);
+      // Shown once, on the app's Secret and callbacks page, which the new app's row links to.
+      passNewSecret(reply, created.id, created.secret, web.cookies.secure);
       return reply.redirect(`/developer?created=${created.id}`, 303);
     } catch (error) {
       if (!isAppError(error) || error.code !== 'invalid_application') throw error;
