@@ -100,15 +100,17 @@ export const envSchema = baseEnvSchema.extend({
   RDAP_RECHECK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   /**
    * Where the daily (06:00 UTC) and hourly jobs run: `auto` = on BullMQ (run `domain-intel
-   * worker`) when REDIS_URL is set, else in this process under a database lease; `off` in tests.
+   * worker`) when REDIS_URL or REDIS_CLUSTER_URLS is set, else in this process under a database
+   * lease; `off` in tests.
    */
   JOBS_SCHEDULER: z.enum(['auto', 'in-process', 'bullmq', 'off']).default('auto'),
   /**
-   * Lifetime of a job's database lease, in seconds. The running job renews it every quarter of
-   * this (a heartbeat), so it only lapses when its holder died; the recovery check (every
-   * minute) then re-runs the interrupted job.
+   * Lifetime of every job's database lease (daily, hourly, deliveries, watchlist), in seconds.
+   * The running job renews it every quarter of this (a heartbeat), so it only lapses when its
+   * holder died; the recovery check (every 15 s) then re-runs the interrupted job: at the default
+   * 30, work resumes at most 45 s after its holder dies.
    */
-  JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   /** How long a feed `total` may be reused for the same filters, in seconds (0 = never). */
   FEED_COUNT_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   /**

@@ -190,7 +190,7 @@ for (const target of databaseTargets()) {
           'the killed process never heard the answer',
         );
 
-        // The claim the dead process held lapses (5 minutes); the next round sends the stored message again.
+        // The claim the dead process held lapses (CLAIM_MS, 30 s); the next round sends the stored message again.
         receiver.answer('ok');
         clock.set(Date.now() + 6 * 60_000);
         const report = await t.app.ctx.delivery.run();

@@ -6,7 +6,7 @@ import type { AccountsService } from '../accounts/accounts-service.ts';
 import type { DB } from '../db/schema.ts';
 import type { Mailer } from '../mail/index.ts';
 import { matchRound, ROUND_COLUMNS } from './match-round.ts';
-import type { DeliveryOutbox, DueDelivery, MessageRow } from './outbox.ts';
+import { CLAIM_MS, type DeliveryOutbox, type DueDelivery, type MessageRow } from './outbox.ts';
 import type { SavedFilters } from './saved-filters.ts';
 import { EmailSender } from './senders/email.ts';
 import { SftpSender } from './senders/sftp.ts';
@@ -157,7 +157,28 @@ export class DeliveryService {
   }
 
   async #attempt(delivery: DueDelivery, target: TargetRow | undefined, report: SendReport): Promise<void> {
-    if (!(await this.deps.outbox.claim(delivery))) return;
+    let claimedUntil = await this.deps.outbox.claim(delivery);
+    if (claimedUntil === null) return;
+    // The claim is short (CLAIM_MS) and renewed while the send lasts, so a sender that dies
+    // leaves its delivery due again soon rather than after the longest possible send.
+    const renewal = setInterval(() => {
+      if (claimedUntil === null) return;
+      this.deps.outbox
+        .renewClaim(delivery, claimedUntil)
+        .then((until) => {
+          claimedUntil = until;
+        })
+        .catch(() => {});
+    }, CLAIM_MS / 3);
+    renewal.unref();
+    try {
+      await this.#send(delivery, target, report);
+    } finally {
+      clearInterval(renewal);
+    }
+  }
+
+  async #send(delivery: DueDelivery, target: TargetRow | undefined, report: SendReport): Promise<void> {
     try {
       if (!target) throw new Error('The target no longer exists.');
       const sender = this.#senders[target.kind];

@@ -7,8 +7,12 @@ import type { DB, DeliveryMessageTable } from '../db/schema.ts';
 import { appError } from '../error-catalogue.ts';
 
 const MINUTE = 60_000;
-/** A claimed delivery is not picked up by another worker for this long (longer than any send). */
-const CLAIM_MS = 5 * MINUTE;
+/**
+ * A claimed delivery is not picked up by another worker for this long. Its sender renews the
+ * claim every third of it while the send lasts (`renewClaim`), so a send may take longer, and a
+ * sender that died (`kill -9`) leaves its delivery due again at most this long after.
+ */
+export const CLAIM_MS = MINUTE / 2;
 /** Rows per filter batch: more go out as the next batches, in order. */
 export const MAX_BATCH_ROWS = 1_000;
 const IN_CHUNK = 500;
@@ -245,16 +249,31 @@ export class DeliveryOutbox {
     }));
   }
 
-  /** Takes a due delivery for this process; false when another worker took it first. */
-  async claim(delivery: DueDelivery): Promise<boolean> {
+  /** Takes a due delivery for this process until the time it answers; null when another worker took it first. */
+  async claim(delivery: DueDelivery): Promise<number | null> {
+    return this.#claimFrom(delivery, delivery.next_attempt_at);
+  }
+
+  /**
+   * Extends this process's claim on a delivery it is still sending (`claimedUntil`: what the last
+   * claim or renewal answered); null when the claim is no longer ours (it lapsed and another
+   * worker took the delivery, or it was marked meanwhile).
+   */
+  renewClaim(delivery: DueDelivery, claimedUntil: number): Promise<number | null> {
+    return this.#claimFrom(delivery, claimedUntil);
+  }
+
+  /** Sets the delivery's claim to CLAIM_MS from now if its due time is still `expected`. */
+  async #claimFrom(delivery: DueDelivery, expected: number): Promise<number | null> {
+    const until = this.clock.now() + CLAIM_MS;
     const result = await this.db
       .updateTable('deliveries')
-      .set({ next_attempt_at: this.clock.now() + CLAIM_MS })
+      .set({ next_attempt_at: until })
       .where('id', '=', delivery.id)
       .where('status', '=', 'pending')
-      .where('next_attempt_at', '=', delivery.next_attempt_at)
+      .where('next_attempt_at', '=', expected)
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    return Number(result.numUpdatedRows) === 1 ? until : null;
   }
 
   async succeeded(delivery: DueDelivery): Promise<void> {

@@ -11,8 +11,6 @@ const MINUTE = 60_000;
 const HOURLY_RDAP_BUDGET_MS = 45 * MINUTE;
 
 export type JobName = 'daily' | 'hourly' | 'deliveries' | 'watchlist';
-const DELIVERIES_LEASE_MS = 15 * MINUTE;
-const WATCHLIST_LEASE_MS = 10 * MINUTE;
 /** A watchlist round stops starting RDAP lookups after this long (it runs every 5 minutes). */
 const WATCHLIST_RDAP_BUDGET_MS = 4 * MINUTE;
 
@@ -59,15 +57,22 @@ export type WatchlistReport = Awaited<ReturnType<AppContext['watchlist']['follow
 
 /** One watchlist round (lifecycle evidence, then due RDAP re-checks) under its own lease. */
 function runWatchlist(ctx: JobServices): Promise<LeasedOutcome<WatchlistReport>> {
-  return runLeased(ctx.jobLeases, LEASES.watchlist, WATCHLIST_LEASE_MS, () =>
+  return runLeased(ctx.jobLeases, LEASES.watchlist, leaseMs(ctx), () =>
     ctx.watchlist.follow({ deadline: Date.now() + WATCHLIST_RDAP_BUDGET_MS }),
   );
 }
 
-/** Saved-filter matching, then sending what is due, under its own lease. */
+/**
+ * Saved-filter matching, then sending what is due, under its own lease. Short and renewed like
+ * every job's: a sender killed mid-round (`kill -9`) held a 15-minute lease before, and every
+ * account's deliveries waited that long.
+ */
 function runDeliveries(ctx: JobServices): Promise<LeasedOutcome<DeliveryRunReport>> {
-  return runLeased(ctx.jobLeases, LEASES.deliveries, DELIVERIES_LEASE_MS, () => ctx.delivery.run());
+  return runLeased(ctx.jobLeases, LEASES.deliveries, leaseMs(ctx), () => ctx.delivery.run());
 }
+
+/** Every job's lease: JOB_LEASE_SECONDS, renewed every quarter of it while the job runs. */
+const leaseMs = (ctx: JobServices) => ctx.config.JOB_LEASE_SECONDS * 1000;
 
 /**
  * The 06:00 UTC job: per tracked TLD, download and snapshot today's zone, diff it against
@@ -162,10 +167,9 @@ export function runJob(
 ): Promise<LeasedOutcome<DailyReport | HourlyReport | DeliveryRunReport | WatchlistReport>> {
   if (name === 'deliveries') return runDeliveries(ctx);
   if (name === 'watchlist') return runWatchlist(ctx);
-  const leaseMs = ctx.config.JOB_LEASE_SECONDS * 1000;
   return name === 'daily'
-    ? runLeased(ctx.jobLeases, LEASES.daily, leaseMs, () => runDailyPipeline(ctx, options))
-    : runLeased(ctx.jobLeases, LEASES.hourly, leaseMs, () => runHourlyPipeline(ctx, options));
+    ? runLeased(ctx.jobLeases, LEASES.daily, leaseMs(ctx), () => runDailyPipeline(ctx, options))
+    : runLeased(ctx.jobLeases, LEASES.hourly, leaseMs(ctx), () => runHourlyPipeline(ctx, options));
 }
 
 const LEASES: Record<JobName, string> = {
@@ -178,17 +182,15 @@ const LEASES: Record<JobName, string> = {
 /**
  * Re-runs the jobs whose lease lapsed: a released lease is deleted, so a lease row past its
  * expiry means its holder died mid-run (killed, out of memory, machine lost). Both jobs are
- * idempotent and resume where the dead run stopped. The schedulers call this every minute,
- * so an interrupted job runs again within about a minute of its lease lapsing.
+ * idempotent and resume where the dead run stopped. The schedulers call this every 15 seconds
+ * (RECOVERY_SCHEDULE), so an interrupted job runs again within 15 s of its lease lapsing.
  */
 export async function recoverInterruptedJobs(ctx: JobServices): Promise<JobName[]> {
   const names = Object.keys(LEASES) as JobName[];
   const lapsed = new Set(await ctx.jobLeases.lapsed(names.map((name) => LEASES[name])));
-  const rerun: JobName[] = [];
-  for (const name of names) {
-    if (!lapsed.has(LEASES[name])) continue;
-    const outcome = await runJob(ctx, name);
-    if (outcome.status === 'completed') rerun.push(name);
-  }
-  return rerun;
+  // All at once: a long daily re-run must not hold back the deliveries whose sender died too.
+  const outcomes = await Promise.all(
+    names.map(async (name) => (lapsed.has(LEASES[name]) ? { name, outcome: await runJob(ctx, name) } : null)),
+  );
+  return outcomes.flatMap((entry) => (entry?.outcome.status === 'completed' ? [entry.name] : []));
 }

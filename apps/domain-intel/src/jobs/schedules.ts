@@ -12,5 +12,11 @@ export const SCHEDULES = {
   watchlist: '*/5 * * * *',
 } as const;
 
-/** Every minute: re-run a job whose lease lapsed because its holder died (see recoverInterruptedJobs). */
-export const RECOVERY_SCHEDULE = '* * * * *';
+/**
+ * Every 15 seconds (croner's and BullMQ's six-field patterns start with seconds): re-run a job
+ * whose lease lapsed because its holder died (see recoverInterruptedJobs). With the default
+ * 30-second lease, work resumes at most 30 + 15 s after its holder died.
+ */
+export const RECOVERY_SCHEDULE = '*/15 * * * * *';
+/** The longest wait between two recovery checks, in ms (RECOVERY_SCHEDULE's period). */
+export const RECOVERY_PERIOD_MS = 15_000;
