@@ -25,6 +25,7 @@ import { PhotosService } from './photos/photos-service.ts';
 import { FriendsService } from './social/friends-service.ts';
 import { MailService } from './social/mail-service.ts';
 import { NotificationsService } from './social/notifications-service.ts';
+import { TestUsersService } from './users/test-users.ts';
 import { UsersService } from './users/users-service.ts';
 import { WebSessionStore } from './web/session-store.ts';
 
@@ -40,6 +41,8 @@ export interface AppContext extends Infrastructure<DB> {
   /** Directory the local media storage writes to (served at /media/). */
   mediaDir: string;
   users: UsersService;
+  /** Console-made test users of an app, each reaching only its app's other test users. */
+  testUsers: TestUsersService;
   friends: FriendsService;
   mail: MailService;
   notifications: NotificationsService;
@@ -125,6 +128,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     mediaSigner,
     mediaDir,
     users,
+    testUsers: new TestUsersService(db, clock),
     friends,
     mail: new MailService(db, clock),
     notifications: new NotificationsService(db, clock),

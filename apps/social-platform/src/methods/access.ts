@@ -2,7 +2,8 @@ import { integerParam } from '../api/params.ts';
 import type { ApiCaller } from '../auth/app-auth-service.ts';
 import type { AppContext } from '../context.ts';
 import { appError } from '../error-catalogue.ts';
-import type { User } from '../users/users-service.ts';
+import { sameWorld } from '../users/test-users.ts';
+import { type User, userNotFound } from '../users/users-service.ts';
 
 export const userIdParam = integerParam(false, "The user; omitted means the token's own user.");
 
@@ -12,7 +13,18 @@ export const userIdParam = integerParam(false, "The user; omitted means the toke
  */
 export function subjectOf(ctx: AppContext, caller: ApiCaller, userId: number | undefined): User | Promise<User> {
   if (userId === undefined || userId === caller.userId) return caller.user;
-  return ctx.users.getRecent(userId);
+  return otherUser(ctx, caller, userId);
+}
+
+/**
+ * Another user than the token's: 404 `user_not_found` when there is none, or when the two live in
+ * different worlds (a real user and a test user, or test users of two apps: see users/test-users.ts).
+ */
+export async function otherUser(ctx: AppContext, caller: ApiCaller, userId: number): Promise<User> {
+  const user = await ctx.users.getRecent(userId);
+  // The same answer as for an id nobody has: to this caller the user does not exist.
+  if (!sameWorld(caller.user, user)) throw userNotFound(userId);
+  return user;
 }
 
 /** Private data (mail, notifications) is only ever given about the token's own user. */

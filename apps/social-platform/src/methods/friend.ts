@@ -1,6 +1,6 @@
 import { Friend, FriendshipCheck } from '@repo/contracts/platform';
 import { integerParam } from '../api/params.ts';
-import { requireFriendsListVisible, subjectOf, userIdParam } from './access.ts';
+import { otherUser, requireFriendsListVisible, subjectOf, userIdParam } from './access.ts';
 import { presentFriends } from './present.ts';
 import { listMethod, singleMethod } from './registry.ts';
 
@@ -29,7 +29,8 @@ export const friendMethods = [
     params: { user_id: userIdParam, friend_user_id: integerParam(true, 'The other user.') },
     async handler({ ctx, caller, params }) {
       const subject = await subjectOf(ctx, caller, params.user_id);
-      const other = await ctx.users.getRecent(params.friend_user_id);
+      const other =
+        params.friend_user_id === caller.userId ? caller.user : await otherUser(ctx, caller, params.friend_user_id);
       // Asking about two other people reveals part of a friends list: the same rule applies.
       if (subject.id !== caller.userId && other.id !== caller.userId) {
         await requireFriendsListVisible(ctx, caller, subject);

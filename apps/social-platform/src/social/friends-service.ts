@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { type PageRequest, type PageResult, pageOf } from '../db/paging.ts';
 import type { DB } from '../db/schema.ts';
 import { appError } from '../error-catalogue.ts';
+import { requireSameWorld } from '../users/test-users.ts';
 import { QUALIFIED_USER_COLUMNS } from '../users/user-columns.ts';
 import type { User } from '../users/users-service.ts';
 
@@ -23,6 +24,7 @@ export class FriendsService {
   /** Asks `toUserId` to be friends; a request already waiting in the other direction is accepted instead. */
   async request(fromUserId: number, toUserId: number): Promise<FriendRequestOutcome> {
     if (fromUserId === toUserId) throw appError('cannot_befriend_self', 'You cannot befriend yourself.');
+    await requireSameWorld(this.db, fromUserId, toUserId);
     return this.db.transaction().execute(async (trx) => {
       if (await isFriendIn(trx, fromUserId, toUserId)) return 'already_friends';
       const reverse = await trx
@@ -68,6 +70,7 @@ export class FriendsService {
   /** Makes two users friends at once (the CLI and the demo data). */
   async befriend(a: number, b: number): Promise<void> {
     if (a === b) throw appError('cannot_befriend_self', 'You cannot befriend yourself.');
+    await requireSameWorld(this.db, a, b);
     await this.db.transaction().execute(async (trx) => {
       await trx
         .deleteFrom('friend_requests')

@@ -3,6 +3,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { countRows, type PageRequest, type PageResult, pageOf } from '../db/paging.ts';
 import type { DB, MessageTable } from '../db/schema.ts';
 import { appError } from '../error-catalogue.ts';
+import { requireSameWorld } from '../users/test-users.ts';
 import { USER_COLUMNS } from '../users/user-columns.ts';
 import type { User } from '../users/users-service.ts';
 
@@ -32,6 +33,7 @@ export class MailService {
     if (body.length > MAX_MESSAGE_LENGTH) {
       throw appError('message_too_long', `A message can be at most ${MAX_MESSAGE_LENGTH} characters.`);
     }
+    await requireSameWorld(this.db, fromUserId, toUserId);
     const now = this.clock.now();
     const [low, high] = fromUserId < toUserId ? [fromUserId, toUserId] : [toUserId, fromUserId];
     return this.db.transaction().execute(async (trx) => {

@@ -9,6 +9,7 @@ export const USER_COLUMNS = [
   'joined',
   'picture_photo_id',
   'friends_visibility',
+  'test_app_id',
 ] as const;
 
 /** The same, qualified, for queries that join `users` to another table. */
@@ -22,4 +23,5 @@ export const QUALIFIED_USER_COLUMNS = [
   'users.joined',
   'users.picture_photo_id',
   'users.friends_visibility',
+  'users.test_app_id',
 ] as const;

@@ -84,7 +84,7 @@ export class UsersService {
     const parsed = newUserSchema.safeParse(input);
     if (!parsed.success) throw invalidInput('invalid_user', parsed.error);
     const { userName, fullName, email, password, countryIso, gender } = parsed.data;
-    if (await this.findByUserName(userName)) throw userNameTaken(userName);
+    if (await this.#userNameTaken(userName)) throw userNameTaken(userName);
     if (await this.findByEmail(email)) throw emailTaken(email);
     try {
       const row = await this.db
@@ -105,7 +105,7 @@ export class UsersService {
     } catch (error) {
       // Two sign-ups with one name can both pass the checks above; the constraint decides.
       if (isUniqueViolation(error)) {
-        if (await this.findByUserName(userName)) throw userNameTaken(userName);
+        if (await this.#userNameTaken(userName)) throw userNameTaken(userName);
         throw emailTaken(email);
       }
       throw error;
@@ -145,12 +145,27 @@ export class UsersService {
     this.#recent.clear();
   }
 
+  /**
+   * The real user of this user name (the web pages, the CLI): a test user is never found by name,
+   * so no page of a real user reaches one (see test-users.ts).
+   */
   findByUserName(userName: string): Promise<User | undefined> {
     return this.db
       .selectFrom('users')
       .select(USER_COLUMNS)
       .where('user_name', '=', userName.trim().toLowerCase())
+      .where('test_app_id', 'is', null)
       .executeTakeFirst();
+  }
+
+  /** Whether anyone has the user name, test users included (user names are unique across both). */
+  async #userNameTaken(userName: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('users')
+      .select('id')
+      .where('user_name', '=', userName.trim().toLowerCase())
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   findByEmail(email: string): Promise<User | undefined> {
@@ -168,6 +183,8 @@ export class UsersService {
       .selectFrom('users')
       .select([...USER_COLUMNS, 'password_hash'])
       .where((eb) => eb.or([eb('user_name', '=', normalized), eb('email', '=', normalized)]))
+      // Test users never sign in: they exist for their app only, opened from its console.
+      .where('test_app_id', 'is', null)
       .executeTakeFirst();
     if (!row) {
       // Spend the same time as a real check so response times do not reveal which logins exist.
@@ -187,7 +204,9 @@ export class UsersService {
       // An explicit ESCAPE: SQLite has no default escape character for LIKE.
       .where(
         sql<boolean>`(lower(full_name) like ${pattern} escape '\\' or lower(user_name) like ${pattern} escape '\\')`,
-      );
+      )
+      // Test users are never found by real users' searches.
+      .where('test_app_id', 'is', null);
     return pageOf(base, page, (query) => query.select(USER_COLUMNS).orderBy('full_name').orderBy('id'));
   }
 
