@@ -32,6 +32,8 @@ export const FLASH_MESSAGES = {
   signing_optional: 'token.php accepts exchanges of your app without sig again (a wrong sig is still refused).',
   callback_saved: 'The callback URL is saved.',
   event_redelivered: 'The event is queued to be sent again.',
+  test_user_created: 'Test user created. Only this app sees it; it can befriend your other test users.',
+  test_users_befriended: 'The test users are friends now; each got a notification.',
   profile_saved: 'Your profile is saved.',
   friends_visibility_saved: 'Who can see your friends list is saved.',
   photo_visibility_saved: 'Who can see the photo is saved.',

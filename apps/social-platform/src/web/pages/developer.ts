@@ -112,12 +112,23 @@ export async function developerPages(app: FastifyInstance): Promise<void> {
     request: AppRequest,
     reply: FastifyReply,
     application: Application,
-    form: { values?: Record<string, string>; permissions?: string[]; errors?: FieldErrors; status?: number } = {},
+    form: {
+      values?: Record<string, string>;
+      permissions?: string[];
+      errors?: FieldErrors;
+      status?: number;
+      /** A test user's launch just asked for: its one-time key and the canvas URL carrying it. */
+      launch?: { fullName: string; key: string; url: string };
+    } = {},
   ) => {
-    const [testers, usage] = await Promise.all([
+    const [allTesters, usage, testUsers] = await Promise.all([
       ctx.apps.testers(application.id),
       ctx.usage.recent(application.id, 14),
+      ctx.testUsers.list(application.id),
     ]);
+    // Test users are testers too (so the app opens for them in development mode), listed apart.
+    const testUserIds = new Set(testUsers.map((user) => user.id));
+    const testers = allTesters.filter((tester) => !testUserIds.has(tester.id));
     const chosen = new Set(form.permissions ?? permissionsOf(application));
     return renderPage(
       request,
@@ -140,6 +151,8 @@ export async function developerPages(app: FastifyInstance): Promise<void> {
         permissions: PERMISSION_NAMES.map((name) => ({ name, text: PERMISSIONS[name], checked: chosen.has(name) })),
         errors: form.errors ?? {},
         testers,
+        testUsers: testUsers.map((user) => ({ id: user.id, userName: user.user_name, fullName: user.full_name })),
+        launch: form.launch,
         usage,
         totals: usage.reduce((sum, row) => ({ calls: sum.calls + row.calls, errors: sum.errors + row.errors }), {
           calls: 0,
@@ -247,4 +260,44 @@ export async function developerPages(app: FastifyInstance): Promise<void> {
     await ctx.apps.removeTester(application.id, Number(userId));
     return 'tester_removed';
   });
+
+  /** Test users (users/test-users.ts): made here, befriended here, launched from here. */
+  action('test-users', async (application, { value }) => {
+    const user = await ctx.testUsers.create(application.id, value);
+    await ctx.apps.addTester(application.id, user.id);
+    return 'test_user_created';
+  });
+  action('test-users/friends', async (application, { userId, value }) => {
+    const a = await ctx.testUsers.get(application.id, Number(userId));
+    const b = await ctx.testUsers.get(application.id, Number(value));
+    await ctx.friends.befriend(a.id, b.id);
+    for (const [user, other] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      await ctx.notifications.add(user.id, {
+        message: `You and ${other.full_name} are now friends.`,
+        link: '/friends',
+      });
+    }
+    return 'test_users_befriended';
+  });
+
+  // A one-time key for a test user, as the canvas would give it: the developer opens the app with it
+  // (test users never sign in, so the platform's canvas page is not theirs). The user allows what the
+  // app asks for, as a real user does on the consent page.
+  app.post<{ Params: { appId: number } }>(
+    '/developer/apps/:appId/test-users/launch',
+    { schema: { params: appParams }, preHandler: app.csrfProtection },
+    async (request, reply) => {
+      const { application } = await ownApp(request);
+      const { userId } = textFields(request.body, ['userId'] as const);
+      const user = await ctx.testUsers.get(application.id, Number(userId));
+      await ctx.grants.grant(application.id, user.id, permissionsOf(application));
+      const key = await ctx.appAuth.issueAppKey(application.id, user.id);
+      const url = new URL(application.canvas_url);
+      url.searchParams.set('key', key);
+      return renderConsole(request, reply, application, { launch: { fullName: user.full_name, key, url: url.href } });
+    },
+  );
 }
