@@ -16,7 +16,7 @@ for (const target of databaseTargets()) {
     const activeNames = async () =>
       (await t.app.ctx.accounts.listKeys(DEMO_EMAIL)).filter((key) => key.revoked_at === null).map((key) => key.name);
 
-    it('creates the Enterprise demo account once, then gives one working key per start', async () => {
+    it('creates the demo account (Starter) once, then gives one working key per start', async () => {
       const first = await replaceDemoKey(t.app.ctx.accounts);
       assert.equal((await t.app.ctx.accounts.summary(DEMO_EMAIL)).plan, 'starter');
       const second = await replaceDemoKey(t.app.ctx.accounts);
