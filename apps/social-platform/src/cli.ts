@@ -7,6 +7,8 @@ import { loadPlatformConfig } from './config.ts';
 import { type AppContext, createContext } from './context.ts';
 
 const HOUR_MS = 3_600_000;
+/** How often `serve` looks for app callbacks due for a retry (the first retry waits 30 s). */
+const CALLBACK_ROUND_MS = 15_000;
 
 const program = new Command('social-platform')
   .version(packageVersion(new URL('../package.json', import.meta.url)))
@@ -39,7 +41,13 @@ program
       ctx.appAuth.purgeExpired().catch((error) => app.log.warn({ err: error }, 'purging expired keys failed'));
     }, HOUR_MS);
     purge.unref();
-    app.addHook('onClose', async () => clearInterval(purge));
+    // Events are sent as they happen; this round sends the retries that fall due (and any another instance left).
+    const callbacks = setInterval(() => ctx.appEvents.kick(), CALLBACK_ROUND_MS);
+    callbacks.unref();
+    app.addHook('onClose', async () => {
+      clearInterval(purge);
+      clearInterval(callbacks);
+    });
     const address = await listen(app, config.HOST, config.PORT);
     app.log.info(
       `Social platform on ${address} (public URL ${config.PUBLIC_URL}, API reference ${address}/openapi.json, database ${ctx.database.location})`,
