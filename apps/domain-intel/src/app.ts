@@ -32,6 +32,7 @@ import { accountApiRoutes } from './routes/account/index.ts';
 import { billingWebhookRoute } from './routes/billing-webhook.ts';
 import { dashboardRoutes } from './routes/dashboard/index.ts';
 import { guidePages } from './routes/guides.ts';
+import { openApiDocument } from './routes/openapi.ts';
 import { sitePages } from './routes/pages.ts';
 import { signupRoutes } from './routes/signup.ts';
 import { crossOrigin } from './routes/v1/cross-origin.ts';
@@ -110,7 +111,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(async (json) => {
     await json.register(apiHeaders);
     await json.register(healthRoutes(() => ({ db: ctx.database.db, redis: ctx.redis })));
-    json.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+    await json.register(openApiDocument);
   });
   await app.register(billingWebhookRoute);
   await app.register(zoneIndexRefresher);
