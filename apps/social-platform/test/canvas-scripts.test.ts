@@ -12,6 +12,22 @@ const APP = 'https://app.test';
 
 type Listener = (event: unknown) => void;
 
+/** Just enough of a DOM element for the scripts' click handling: attributes and `closest`. */
+class FakeElement {
+  constructor(
+    readonly attributes: Record<string, string>,
+    readonly tag = 'a',
+  ) {}
+  getAttribute(name: string) {
+    return this.attributes[name] ?? null;
+  }
+  closest(selector: string) {
+    if (selector === 'a[href]') return this.tag === 'a' && 'href' in this.attributes ? this : null;
+    const attribute = /^\[([a-z-]+)\]$/.exec(selector)?.[1];
+    return attribute && attribute in this.attributes ? this : null;
+  }
+}
+
 /** Values made in the scripts' own realm, as plain data (their prototypes are the realm's). */
 const plain = (value: unknown) => JSON.parse(JSON.stringify(value));
 
@@ -39,7 +55,7 @@ function appPage(options: { attribute?: string | null; search?: string; storage?
   let height = 812;
   const window = {
     parent,
-    location: { search: options.search ?? '' },
+    location: { search: options.search ?? '', href: `${APP}/canvas${options.search ?? ''}` },
     sessionStorage: {
       getItem: (key: string) => storage.get(key) ?? null,
       setItem: (key: string, value: string) => storage.set(key, value),
@@ -63,16 +79,23 @@ function appPage(options: { attribute?: string | null; search?: string; storage?
     document,
     URL,
     URLSearchParams,
-    Element: class {},
+    Element: FakeElement,
     console: { warn: (text: string) => warnings.push(text) },
   });
   const api = window.PlatformCanvas as {
     platformOrigin: string | null;
     resize(height?: number): boolean;
     reopen(): boolean;
+    navigate(path: unknown): boolean;
   };
   return {
     api,
+    /** A click on `target`; returns whether the script prevented the browser's own handling. */
+    click: (target: FakeElement) => {
+      let prevented = false;
+      documentEvents.fire('click', { target, preventDefault: () => (prevented = true) });
+      return prevented;
+    },
     posted,
     warnings,
     storage,
@@ -101,22 +124,29 @@ function canvasPage() {
   };
   const storage = new Map<string, string>();
   let reloads = 0;
+  const assigned: string[] = [];
+  const userActivation = { isActive: true };
   const window = {
     addEventListener: windowEvents.addEventListener,
+    navigator: { userActivation },
     sessionStorage: {
       getItem: (key: string) => storage.get(key) ?? null,
       setItem: (key: string, value: string) => storage.set(key, value),
     },
     location: {
+      origin: PLATFORM,
       reload: () => {
         reloads++;
       },
+      assign: (url: string) => assigned.push(url),
     },
   };
   const document = { querySelector: (selector: string) => (selector === 'iframe[data-app-origin]' ? frame : null) };
-  runInNewContext(source('canvas-host.js'), { window, document, Date });
+  runInNewContext(source('canvas-host.js'), { window, document, Date, URL });
   return {
     frame,
+    assigned,
+    userActivation,
     appWindow,
     toApp,
     reloads: () => reloads,
@@ -189,6 +219,43 @@ describe('/js/canvas.js (the app side)', () => {
   });
 });
 
+describe('/js/canvas.js carrying target="_parent" links (phpFox apps)', () => {
+  const withOrigin = () => appPage({ attribute: PLATFORM });
+
+  it('carries a click on a link to the platform with target _parent or _top as navigate, path only', () => {
+    const page = withOrigin();
+    assert.equal(page.click(new FakeElement({ href: `${PLATFORM}/u/ann?tab=photos#top`, target: '_parent' })), true);
+    assert.equal(page.click(new FakeElement({ href: `${PLATFORM}/friends`, target: '_TOP' })), true);
+    assert.deepEqual(plain(page.posted), [
+      {
+        message: { type: 'platform-canvas', action: 'navigate', path: '/u/ann?tab=photos#top' },
+        targetOrigin: PLATFORM,
+      },
+      { message: { type: 'platform-canvas', action: 'navigate', path: '/friends' }, targetOrigin: PLATFORM },
+    ]);
+  });
+
+  it('leaves other links to the browser: another origin, no target, the app’s own pages', () => {
+    const page = withOrigin();
+    assert.equal(page.click(new FakeElement({ href: 'https://elsewhere.test/u/ann', target: '_parent' })), false);
+    assert.equal(page.click(new FakeElement({ href: `${PLATFORM}/u/ann` })), false);
+    assert.equal(page.click(new FakeElement({ href: '/next-page', target: '_parent' })), false, 'the app’s origin');
+    assert.equal(page.click(new FakeElement({ href: `${PLATFORM}/u/ann`, target: '_blank' })), false);
+    assert.deepEqual(page.posted, []);
+    assert.equal(
+      appPage({ attribute: null }).click(new FakeElement({ href: `${PLATFORM}/u/ann`, target: '_parent' })),
+      false,
+    );
+  });
+
+  it('navigate() takes platform paths only', () => {
+    const page = withOrigin();
+    assert.equal(page.api.navigate('/u/ann'), true);
+    for (const bad of ['//evil.test/', 'https://evil.test/', 'u/ann', 42]) assert.equal(page.api.navigate(bad), false);
+    assert.equal(page.posted.length, 1);
+  });
+});
+
 describe('/js/canvas-host.js (the canvas page)', () => {
   const resize = (height: unknown) => ({ type: 'platform-canvas', action: 'resize', height });
 
@@ -225,6 +292,40 @@ describe('/js/canvas-host.js (the canvas page)', () => {
     assert.deepEqual(plain(page.toApp), [
       { message: { type: 'platform-canvas', action: 'measure' }, targetOrigin: APP },
     ]);
+  });
+
+  it('opens a platform path in the top page on navigate, during the user’s click only', () => {
+    const page = canvasPage();
+    const navigate = (path: unknown) => ({ type: 'platform-canvas', action: 'navigate', path });
+    page.send({ origin: APP, source: page.appWindow, data: navigate('/u/ann?tab=photos#top') });
+    assert.deepEqual(page.assigned, ['/u/ann?tab=photos#top']);
+    page.userActivation.isActive = false;
+    page.send({ origin: APP, source: page.appWindow, data: navigate('/friends') });
+    assert.equal(page.assigned.length, 1, 'no click, no navigation');
+  });
+
+  it('never leaves the site on navigate, whatever the path, and listens to the app’s frame only', () => {
+    const page = canvasPage();
+    const navigate = (path: unknown) => ({ type: 'platform-canvas', action: 'navigate', path });
+    for (const path of [
+      '//evil.test/',
+      '/\\evil.test',
+      '/\\\\evil.test',
+      'https://evil.test/',
+      'javascript:alert(1)',
+      '/\t/evil.test',
+      '\t//evil.test',
+      'u/ann',
+      42,
+      null,
+    ]) {
+      page.send({ origin: APP, source: page.appWindow, data: navigate(path) });
+    }
+    page.send({ origin: 'https://evil.test', source: page.appWindow, data: navigate('/u/ann') });
+    page.send({ origin: APP, source: {}, data: navigate('/u/ann') });
+    assert.deepEqual(page.assigned, []);
+    page.send({ origin: APP, source: page.appWindow, data: navigate('/%2F%2Fevil.test') });
+    assert.deepEqual(page.assigned, ['/%2F%2Fevil.test'], 'an encoded slash stays a path of this site');
   });
 
   it('reopens the app by reloading the page, but not in a loop', () => {

@@ -4,7 +4,9 @@
  * (`data-app-origin` on the iframe) and from that iframe's own window, and has the expected
  * shape; heights are kept between MIN_HEIGHT and MAX_HEIGHT. When a page of the app has loaded
  * in the frame, it is asked for its height (`measure`), posted to the app's origin only. `reopen`
- * reloads this page, which gives the app a fresh key, at most once every ten seconds.
+ * reloads this page, which gives the app a fresh key, at most once every ten seconds. `navigate`
+ * opens a path of the platform in this page, only during a user's click in the app (the click's
+ * transient activation reaches this page too) and only on this page's own origin.
  */
 (() => {
   const MESSAGE_TYPE = 'platform-canvas';
@@ -13,6 +15,10 @@
   /** An app asking to be reopened more often than this is in a loop: the page is not reloaded again. */
   const REOPEN_INTERVAL_MS = 10000;
   const REOPENED_AT = 'platform-canvas:reopened-at';
+  // A path of this site: one leading slash, no backslash or control character (which URL parsers
+  // read as a slash or drop), so that it cannot name another host.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this pattern's job
+  const SITE_PATH = /^\/(?![/\\])[^\\\u0000-\u001f\u007f]*$/;
   const frame = document.querySelector('iframe[data-app-origin]');
   if (!frame) return;
   const appOrigin = frame.getAttribute('data-app-origin');
@@ -33,6 +39,16 @@
       if (Date.now() - last < REOPEN_INTERVAL_MS) return;
       window.sessionStorage.setItem(REOPENED_AT, String(Date.now()));
       window.location.reload();
+      return;
+    }
+    if (message.action === 'navigate') {
+      // Only during the user's click in the app: an app cannot take the page away on its own.
+      if (window.navigator?.userActivation && !window.navigator.userActivation.isActive) return;
+      const path = message.path;
+      if (typeof path !== 'string' || !SITE_PATH.test(path)) return;
+      const url = new URL(path, window.location.origin);
+      if (url.origin !== window.location.origin) return;
+      window.location.assign(url.pathname + url.search + url.hash);
       return;
     }
     if (message.action === 'resize') {

@@ -11,6 +11,12 @@
  * PlatformCanvas.reopen()         asks the platform to open the app again: the canvas page reloads
  *                                 and the app gets a fresh one-time key (for a token that ended).
  *                                 A click on an element with `data-platform-reopen` does the same.
+ * PlatformCanvas.navigate(path)   asks the platform to open `path` (a path of the platform, such as
+ *                                 "/u/ann") in the top page, in place of the canvas. The platform
+ *                                 does so only during a user's click (transient activation).
+ *                                 A click on a link to the platform with target="_parent" or
+ *                                 target="_top" (phpFox apps' profile links) does the same: the
+ *                                 canvas sandbox blocks such links, so the script carries them.
  * PlatformCanvas.platformOrigin   the origin messages go to, or null when it is not known.
  *
  * Messages are posted only to the platform's origin, never to '*': the platform passes it in the
@@ -87,6 +93,26 @@
     return post({ action: 'reopen' });
   }
 
+  function navigate(path) {
+    if (typeof path !== 'string' || !path.startsWith('/') || path.startsWith('//')) return false;
+    return post({ action: 'navigate', path });
+  }
+
+  /** The platform path a link leads to when it is a link to the platform's top page, else null. */
+  function parentLinkPath(link) {
+    const target = (link.getAttribute('target') ?? '').toLowerCase();
+    if (target !== '_parent' && target !== '_top') return null;
+    const href = link.getAttribute('href');
+    if (!platformOrigin || !href) return null;
+    let url;
+    try {
+      url = new URL(href, window.location.href);
+    } catch {
+      return null;
+    }
+    return url.origin === platformOrigin ? url.pathname + url.search + url.hash : null;
+  }
+
   function autoResize() {
     following = true;
     let last = -1;
@@ -139,12 +165,21 @@
 
   // A link or button marked `data-platform-reopen` reopens the app through the platform; when the
   // platform cannot be told (no origin, not framed) the link works as an ordinary link.
+  // A link to the platform with target="_parent" or "_top" is carried by the platform, which the
+  // sandbox lets the link itself not do; other links are left to the browser.
   document.addEventListener('click', (event) => {
-    const trigger = event.target instanceof Element ? event.target.closest('[data-platform-reopen]') : null;
-    if (trigger && reopen()) event.preventDefault();
+    const element = event.target instanceof Element ? event.target : null;
+    const trigger = element?.closest('[data-platform-reopen]');
+    if (trigger && reopen()) {
+      event.preventDefault();
+      return;
+    }
+    const link = element?.closest('a[href]');
+    const path = link ? parentLinkPath(link) : null;
+    if (path && navigate(path)) event.preventDefault();
   });
 
-  window.PlatformCanvas = Object.freeze({ platformOrigin, resize, autoResize, reopen });
+  window.PlatformCanvas = Object.freeze({ platformOrigin, resize, autoResize, reopen, navigate });
   if (script?.hasAttribute('data-auto-resize')) {
     if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => autoResize());
     else autoResize();
