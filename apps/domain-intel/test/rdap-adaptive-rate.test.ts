@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connectRedis, createRedis, ManualClock } from '@repo/server-kit';
-import { redisTarget } from '@repo/server-kit/testing';
+import { redisTarget, redisTargets } from '@repo/server-kit/testing';
 import {
   type AdaptiveRateSettings,
   type AdaptiveRateStore,
@@ -82,16 +82,24 @@ describe('adaptive RDAP rate: the rules', () => {
     await playRules(new MemoryAdaptiveRateStore(SETTINGS));
   });
 
-  it('in Redis: the same, in one script every process shares', { skip: redisTarget().skip }, async () => {
-    const provisioned = redisTarget().provision();
-    const redis = await connectRedis(createRedis({ url: process.env.REDIS_URL!, keyPrefix: provisioned.keyPrefix }));
-    try {
-      await playRules(new RedisAdaptiveRateStore(redis, SETTINGS));
-    } finally {
-      redis.disconnect();
-      await provisioned.cleanup();
-    }
-  });
+  for (const kind of redisTargets()) {
+    it(`in Redis: the same, in one script every process shares (${kind.name})`, { skip: kind.skip }, async () => {
+      const provisioned = await kind.provision();
+      const redis = await connectRedis(
+        createRedis({
+          url: provisioned.env.REDIS_URL,
+          clusterUrls: provisioned.env.REDIS_CLUSTER_URLS?.split(','),
+          keyPrefix: provisioned.keyPrefix,
+        }),
+      );
+      try {
+        await playRules(new RedisAdaptiveRateStore(redis, SETTINGS));
+      } finally {
+        redis.disconnect();
+        await provisioned.cleanup();
+      }
+    });
+  }
 });
 
 describe("adaptive RDAP rate: each process's copy of the shared rate", () => {

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { connectRedis, createRedis } from '@repo/server-kit';
-import { redisTarget } from '@repo/server-kit/testing';
+import { redisTarget, redisTargets } from '@repo/server-kit/testing';
 import type { Redis } from 'ioredis';
 import { HostRates } from '../src/rdap/host-rates.ts';
 import { startRegistry } from './loopback-registry.ts';
@@ -16,52 +16,54 @@ const RATE = 5;
 const PROCESSES = 3;
 const PER_PROCESS = 20;
 
-describe('per-registry RDAP limits shared through Redis', { skip: redisTarget().skip }, () => {
-  it('three processes together stay under one registry rate limit', async () => {
-    const registry = await startRegistry();
-    const redis = redisTarget().provision();
-    try {
-      const target = `http://${registry.host}`;
-      const script = path.join(import.meta.dirname, 'processes', 'rdap-burst.ts');
-      const results = await Promise.all(
-        Array.from({ length: PROCESSES }, () =>
-          run(process.execPath, ['--import', 'tsx', script], {
-            env: {
-              PATH: process.env.PATH,
-              REDIS_URL: process.env.REDIS_URL,
-              KEY_PREFIX: redis.keyPrefix,
-              TARGET: target,
-              RATE: String(RATE),
-              COUNT: String(PER_PROCESS),
-            },
-          }),
-        ),
-      );
-      const answered = results.map(({ stdout }) => (JSON.parse(stdout) as { ok: number }).ok);
-      assert.deepEqual(answered, Array(PROCESSES).fill(PER_PROCESS), 'every lookup was answered');
-      const arrivals = registry.arrivals.map(({ at }) => at);
-      assert.equal(arrivals.length, PROCESSES * PER_PROCESS);
+for (const kind of redisTargets()) {
+  describe(`per-registry RDAP limits shared through Redis (${kind.name})`, { skip: kind.skip }, () => {
+    it('three processes together stay under one registry rate limit', async () => {
+      const registry = await startRegistry();
+      const redis = await kind.provision();
+      try {
+        const target = `http://${registry.host}`;
+        const script = path.join(import.meta.dirname, 'processes', 'rdap-burst.ts');
+        const results = await Promise.all(
+          Array.from({ length: PROCESSES }, () =>
+            run(process.execPath, ['--import', 'tsx', script], {
+              env: {
+                PATH: process.env.PATH,
+                ...redis.env,
+                KEY_PREFIX: redis.keyPrefix,
+                TARGET: target,
+                RATE: String(RATE),
+                COUNT: String(PER_PROCESS),
+              },
+            }),
+          ),
+        );
+        const answered = results.map(({ stdout }) => (JSON.parse(stdout) as { ok: number }).ok);
+        assert.deepEqual(answered, Array(PROCESSES).fill(PER_PROCESS), 'every lookup was answered');
+        const arrivals = registry.arrivals.map(({ at }) => at);
+        assert.equal(arrivals.length, PROCESSES * PER_PROCESS);
 
-      // Requests counted in every one-second window starting at an arrival (sliding windows).
-      // The shared limit is a fixed one-second window in Redis, so a sliding window may hold
-      // the end of one Redis window and the start of the next: at most 2 × RATE (that is the
-      // slack). Unshared, the three processes would each send RATE a second: 3 × RATE.
-      arrivals.sort((a, b) => a - b);
-      let busiest = 0;
-      for (let first = 0, last = 0; first < arrivals.length; first++) {
-        while (last < arrivals.length && arrivals[last]! < arrivals[first]! + 1000) last++;
-        busiest = Math.max(busiest, last - first);
+        // Requests counted in every one-second window starting at an arrival (sliding windows).
+        // The shared limit is a fixed one-second window in Redis, so a sliding window may hold
+        // the end of one Redis window and the start of the next: at most 2 × RATE (that is the
+        // slack). Unshared, the three processes would each send RATE a second: 3 × RATE.
+        arrivals.sort((a, b) => a - b);
+        let busiest = 0;
+        for (let first = 0, last = 0; first < arrivals.length; first++) {
+          while (last < arrivals.length && arrivals[last]! < arrivals[first]! + 1000) last++;
+          busiest = Math.max(busiest, last - first);
+        }
+        assert.ok(busiest <= 2 * RATE, `at most ${2 * RATE} requests in any second, saw ${busiest}`);
+        // And over the whole run: one window's worth per started second, plus the first window.
+        const seconds = Math.ceil((arrivals.at(-1)! - arrivals[0]!) / 1000);
+        assert.ok(arrivals.length <= RATE * (seconds + 1), `${arrivals.length} requests in ${seconds} s`);
+      } finally {
+        registry.close();
+        await redis.cleanup();
       }
-      assert.ok(busiest <= 2 * RATE, `at most ${2 * RATE} requests in any second, saw ${busiest}`);
-      // And over the whole run: one window's worth per started second, plus the first window.
-      const seconds = Math.ceil((arrivals.at(-1)! - arrivals[0]!) / 1000);
-      assert.ok(arrivals.length <= RATE * (seconds + 1), `${arrivals.length} requests in ${seconds} s`);
-    } finally {
-      registry.close();
-      await redis.cleanup();
-    }
+    });
   });
-});
+}
 
 /** An RdapHttp as a process builds it (one retry, waits as the registry asks), its limits shared through `redis`. */
 const sharedHttp = (redis: Redis, rates: HostRates) =>
