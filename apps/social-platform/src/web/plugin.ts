@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
@@ -30,6 +32,8 @@ import type { WebContext } from './web-context.ts';
 
 const VIEWS_DIR = fileURLToPath(new URL('./views', import.meta.url));
 const PUBLIC_DIR = fileURLToPath(new URL('./public', import.meta.url));
+// Pico CSS, the pages' foundation (the same theme as Domain Intelligence's pages), from node_modules.
+const PICO_CSS = createRequire(import.meta.url).resolve('@picocss/pico/css/pico.blue.min.css');
 
 /**
  * The platform's web pages: sessions, form protection, templates, styles and every page.
@@ -77,6 +81,14 @@ export async function webPlugin(app: FastifyInstance): Promise<void> {
     decorateReply: false,
     maxAge: config.NODE_ENV === 'production' ? '1h' : 0,
   });
+
+  const pico = readFileSync(PICO_CSS);
+  app.get('/assets/pico.min.css', async (_request, reply) =>
+    reply
+      .type('text/css; charset=utf-8')
+      .header('Cache-Control', config.NODE_ENV === 'production' ? 'public, max-age=3600' : 'no-cache')
+      .send(pico),
+  );
 
   app.addHook('onRequest', async (request, reply) => {
     applyPageSecurityHeaders(reply, { publicOrigin: app.web.publicOrigin });
