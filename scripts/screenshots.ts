@@ -26,6 +26,8 @@ const WIDTHS = [
 // Ports of their own (npm start's are 3000-3990), so a demo already running is not disturbed.
 const PORTS = { DOMAIN_INTEL_PORT: 4300, PLATFORM_PORT: 4310, SAMPLE_APP_PORT: 4320, SIM_PORT: 4330, DEMO_PORT: 4340 };
 const HOST = '127.0.0.1';
+/** The longest picture, in CSS pixels: the reference pages run to 6,000 px and more. */
+const MAX_HEIGHT = 2400;
 const di = `http://${HOST}:${PORTS.DOMAIN_INTEL_PORT}`;
 const platform = `http://${HOST}:${PORTS.PLATFORM_PORT}`;
 const sampleApp = `http://${HOST}:${PORTS.SAMPLE_APP_PORT}/`;
@@ -86,7 +88,10 @@ async function shoot(page: Page, service: string, name: string, width: string): 
   // Chart.js animates its first draw; the picture waits for the finished chart.
   await page.waitForTimeout(800);
   const file = `${service}-${name}-${width}.png`;
-  await page.screenshot({ path: path.join(outDir, file), fullPage: true });
+  // The whole page, down to MAX_HEIGHT: a long reference page's first screens tell how it looks.
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  const clip = { x: 0, y: 0, width: page.viewportSize()?.width ?? 1280, height: Math.min(height, MAX_HEIGHT) };
+  await page.screenshot({ path: path.join(outDir, file), fullPage: true, clip });
   shots.push({ file, service, page: name, width });
   process.stdout.write(`  ${file}\n`);
 }
