@@ -137,6 +137,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       storage,
       mediaSigner,
       friends,
+      users,
       clock,
       {
         maxBytes: config.UPLOAD_MAX_BYTES,

@@ -150,6 +150,7 @@ for (const target of databaseTargets()) {
         flaky,
         t.ctx.mediaSigner,
         t.ctx.friends,
+        t.ctx.users,
         t.clock,
         t.ctx.photos.limits,
       );

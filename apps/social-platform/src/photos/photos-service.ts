@@ -12,6 +12,7 @@ import { readBounded, uploadTooLarge } from '../media/read-bounded.ts';
 import type { MediaUrlSigner } from '../media/signed-urls.ts';
 import { type MediaStorage, newStoragePrefix } from '../media/storage.ts';
 import type { FriendsService } from '../social/friends-service.ts';
+import type { UsersService } from '../users/users-service.ts';
 import { PHOTO_VARIANTS, PROFILE_VARIANTS } from './sizes.ts';
 
 export interface UploadLimits {
@@ -65,6 +66,8 @@ export class PhotosService {
     private readonly storage: MediaStorage,
     private readonly signer: MediaUrlSigner,
     private readonly friends: FriendsService,
+    /** The owner of `users`: a profile picture is set and cleared through it. */
+    private readonly users: Pick<UsersService, 'setPicturePhoto' | 'clearPicturePhoto'>,
     private readonly clock: Clock,
     readonly limits: UploadLimits,
     pictureCacheTtlMs = 0,
@@ -85,7 +88,7 @@ export class PhotosService {
       .select('picture_photo_id')
       .where('id', '=', userId)
       .executeTakeFirst();
-    await this.db.updateTable('users').set({ picture_photo_id: photo.id }).where('id', '=', userId).execute();
+    await this.users.setPicturePhoto(userId, photo.id);
     if (previous?.picture_photo_id) await this.deleteById(previous.picture_photo_id);
     return photo;
   }
@@ -310,7 +313,7 @@ export class PhotosService {
       .where('photo_id', '=', photoId)
       .execute();
     await this.db.transaction().execute(async (trx) => {
-      await trx.updateTable('users').set({ picture_photo_id: null }).where('picture_photo_id', '=', photoId).execute();
+      await this.users.clearPicturePhoto(photoId, trx);
       await trx.deleteFrom('photo_files').where('photo_id', '=', photoId).execute();
       await trx.deleteFrom('photos').where('id', '=', photoId).execute();
     });

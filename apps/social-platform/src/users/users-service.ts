@@ -230,8 +230,17 @@ export class UsersService {
     await this.db.updateTable('users').set({ friends_visibility: visibility }).where('id', '=', userId).execute();
   }
 
+  /** Makes `photoId` the user's profile picture (photos/ stores the picture, then calls this). */
   async setPicturePhoto(userId: number, photoId: number | null): Promise<void> {
     await this.db.updateTable('users').set({ picture_photo_id: photoId }).where('id', '=', userId).execute();
+  }
+
+  /**
+   * No user keeps `photoId` as their picture any more: photos/ calls it before deleting the photo,
+   * inside the transaction that deletes it (`db`), so no user points at a photo that is gone.
+   */
+  async clearPicturePhoto(photoId: number, db: Kysely<DB> = this.db): Promise<void> {
+    await db.updateTable('users').set({ picture_photo_id: null }).where('picture_photo_id', '=', photoId).execute();
   }
 }
 
