@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { databaseTargets, redisTarget } from '@repo/server-kit/testing';
+import { databaseTargets, redisServerSkip, redisTarget } from '@repo/server-kit/testing';
 import { createTestApp, type TestApp } from './helpers.ts';
 
 async function withApp(target: Parameters<typeof createTestApp>[0]['target'], run: (t: TestApp) => Promise<void>) {
@@ -181,9 +181,10 @@ for (const target of databaseTargets()) {
 }
 
 const [sqliteTarget] = databaseTargets();
-for (const redis of [false, true]) {
-  const skip = redis ? redisTarget().skip : false;
-  describe(`per app and user rate limit (${redis ? 'Redis' : 'in memory'})`, { skip }, () => {
+for (const redis of [false, true, 'cluster'] as const) {
+  const skip = redis === 'cluster' ? redisServerSkip() : redis ? redisTarget().skip : false;
+  const where = redis === 'cluster' ? 'Redis Cluster' : redis ? 'Redis' : 'in memory';
+  describe(`per app and user rate limit (${where})`, { skip }, () => {
     it('answers 429 with Retry-After in the header and the envelope', async () => {
       const t = await createTestApp({
         target: sqliteTarget!,

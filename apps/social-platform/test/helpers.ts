@@ -1,5 +1,5 @@
 import { type Clock, ManualClock } from '@repo/server-kit';
-import { type DatabaseTarget, redisTarget } from '@repo/server-kit/testing';
+import { type DatabaseTarget, redisTarget, redisTargets } from '@repo/server-kit/testing';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { PERMISSION_NAMES } from '../src/applications/permissions.ts';
@@ -33,8 +33,11 @@ export interface ApiBody {
 
 export interface TestAppOptions {
   target: DatabaseTarget;
-  /** Use Redis (REDIS_URL) for rate-limit counters, under a key prefix of this run's own. */
-  redis?: boolean;
+  /**
+   * Use Redis (REDIS_URL) for rate-limit counters, under a key prefix of this run's own; `cluster`:
+   * a Redis Cluster this test process starts (REDIS_CLUSTER_URLS), with a prefix of its own too.
+   */
+  redis?: boolean | 'cluster';
   clock?: ManualClock;
   env?: Record<string, string>;
 }
@@ -44,13 +47,20 @@ let counter = 0;
 /** A platform on a fresh database and data directory, quiet, with a settable clock. */
 export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
   const provisioned = await options.target.provision();
-  const redis = options.redis ? redisTarget().provision() : undefined;
+  const redis =
+    options.redis === 'cluster'
+      ? await redisTargets()
+          .find((kind) => kind.name === 'redis-cluster')!
+          .provision()
+      : options.redis
+        ? { ...redisTarget().provision(), env: process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {} }
+        : undefined;
   const config = loadPlatformConfig({
     NODE_ENV: 'test',
     DATA_DIR: provisioned.dataDir,
     PUBLIC_URL,
     ...(provisioned.databaseUrl ? { DATABASE_URL: provisioned.databaseUrl } : {}),
-    ...(redis && process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    ...redis?.env,
     LOG_LEVEL: 'silent',
     ...options.env,
   });
