@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connectRedis, createRedis } from '@repo/server-kit';
-import { redisTarget } from '@repo/server-kit/testing';
+import { redisTargets } from '@repo/server-kit/testing';
 import { type Cache, MemoryCache, RedisCache } from '../src/cache/cache.ts';
 
 interface Entry {
@@ -41,26 +41,40 @@ describe('cache', () => {
     assert.deepEqual(await small.getMany(['1', '2', '3']), [{ status: 'a', n: 1 }, undefined, { status: 'a', n: 3 }]);
   });
 
-  const target = redisTarget();
-  it('Redis follows the contract, namespaced', { skip: target.skip }, async () => {
-    const run = target.provision();
-    const redis = await connectRedis(createRedis({ url: target.url!, keyPrefix: run.keyPrefix }));
-    try {
-      await exerciseContract(new RedisCache<Entry>(redis, { namespace: 'one' }));
-      const one = new RedisCache<Entry>(redis, { namespace: 'one' });
-      const two = new RedisCache<Entry>(redis, { namespace: 'two' });
-      await one.set('k', { status: 'one', n: 1 }, 60_000);
-      assert.equal(await two.get('k'), undefined);
-      await redis.set('one:garbled', '{not json');
-      const errors: unknown[] = [];
-      const reporting = new RedisCache<Entry>(redis, { namespace: 'one', onError: (e) => errors.push(e) });
-      assert.equal(await reporting.get('garbled'), undefined);
-      assert.equal(errors.length, 1);
-    } finally {
-      redis.disconnect();
-      await run.cleanup();
-    }
-  });
+  for (const kind of redisTargets()) {
+    it(`Redis follows the contract, namespaced (${kind.name})`, { skip: kind.skip }, async () => {
+      const run = await kind.provision();
+      const redis = await connectRedis(
+        createRedis({
+          url: run.env.REDIS_URL,
+          clusterUrls: run.env.REDIS_CLUSTER_URLS?.split(','),
+          keyPrefix: run.keyPrefix,
+        }),
+      );
+      try {
+        // Many keys read in one turn: on a Cluster they sit in several slots (one MGET per slot).
+        const many = new RedisCache<Entry>(redis, { namespace: 'many' });
+        await Promise.all(Array.from({ length: 20 }, (_, n) => many.set(`k${n}`, { status: 'many', n }, 60_000)));
+        assert.deepEqual(await Promise.all(Array.from({ length: 21 }, (_, n) => many.get(`k${n}`))), [
+          ...Array.from({ length: 20 }, (_, n) => ({ status: 'many', n })),
+          undefined,
+        ]);
+        await exerciseContract(new RedisCache<Entry>(redis, { namespace: 'one' }));
+        const one = new RedisCache<Entry>(redis, { namespace: 'one' });
+        const two = new RedisCache<Entry>(redis, { namespace: 'two' });
+        await one.set('k', { status: 'one', n: 1 }, 60_000);
+        assert.equal(await two.get('k'), undefined);
+        await redis.set('one:garbled', '{not json');
+        const errors: unknown[] = [];
+        const reporting = new RedisCache<Entry>(redis, { namespace: 'one', onError: (e) => errors.push(e) });
+        assert.equal(await reporting.get('garbled'), undefined);
+        assert.equal(errors.length, 1);
+      } finally {
+        redis.disconnect();
+        await run.cleanup();
+      }
+    });
+  }
 
   it('a Redis that is down reads as a miss and drops writes instead of failing', async () => {
     const quiet = { warn() {}, info() {} };
