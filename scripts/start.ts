@@ -142,6 +142,7 @@ const sampleApp = await startSampleApp({ host, port: settings.SAMPLE_APP_PORT, p
 const control = await startDemoControl({
   host,
   port: settings.DEMO_PORT,
+  anyPortIfTaken: !process.env.DEMO_PORT,
   dataDir,
   now: () => demoWorld.now(),
   advance: (days) => advanceDemo(ctx, demoWorld, sim.stripe, { days, progress: silentProgress }),

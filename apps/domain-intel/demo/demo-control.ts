@@ -18,6 +18,12 @@ export interface InboxEntry {
 export interface DemoControlOptions {
   host: string;
   port: number;
+  /**
+   * When `port` is taken, listen on any free one instead (the default port was not asked for):
+   * `npm run demo` finds the server through DATA_DIR whatever its port, and a second demo or a
+   * test's start must not fail over a convenience.
+   */
+  anyPortIfTaken: boolean;
   dataDir: string;
   /** Moves the demo on this many days (one at a time); `npm start` passes `advanceDemo` bound to its services. */
   advance(days: number): Promise<AdvancedDay[]>;
@@ -81,7 +87,10 @@ export async function startDemoControl(options: DemoControlOptions): Promise<Dem
   });
   app.get('/inbox', async () => ({ received: inbox }));
 
-  const url = await app.listen({ host: options.host, port: options.port });
+  const url = await app.listen({ host: options.host, port: options.port }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EADDRINUSE' || !options.anyPortIfTaken) throw error;
+    return app.listen({ host: options.host, port: 0 });
+  });
   const file = controlFile(options.dataDir);
   await writeFile(file, `${JSON.stringify({ url, pid: process.pid }, null, 2)}\n`);
   return {
