@@ -236,7 +236,7 @@ async function platformPages(context: BrowserContext, width: string, demo: Demo)
   // The app's page: its consent page first, the app in the canvas once allowed.
   await page.goto(demo.appUrl);
   await shot('app-consent');
-  const allow = page.locator('form button[type="submit"]').first();
+  const allow = page.locator('form[action$="/allow"] button[type="submit"]');
   if (await allow.count()) {
     await allow.click();
     await page.waitForLoadState('networkidle');
