@@ -32,6 +32,8 @@ export type PlatformErrorCode =
   | 'invalid_key'
   | 'key_expired'
   | 'key_already_used'
+  | 'signature_required'
+  | 'invalid_signature'
   | 'missing_token'
   | 'invalid_token'
   | 'token_expired'

@@ -21,5 +21,23 @@ export {
 } from './operations.ts';
 export { type PhotoSource, PhotoTooLargeError } from './photo-source.ts';
 export { type AddPhotoOptions, PlatformAppClient, type PlatformAppClientOptions } from './platform-client.ts';
+export {
+  type DeletionStatus,
+  type HeaderSource,
+  LaunchVerificationError,
+  type PlatformEvent,
+  type PlatformLaunch,
+  SIGNED_LAUNCH_PARAMS,
+  signDeletionReport,
+  signedText,
+  signKey,
+  signWithAppSecret,
+  type VerifyLaunchOptions,
+  verifyLaunch,
+  verifyWebhook,
+  WEBHOOK_KEY_LABEL,
+  WebhookVerificationError,
+  webhookSecretOf,
+} from './platform-signatures.ts';
 export type * from './platform-types.ts';
 export type { CallOptions, ClientOptions, RetryPolicy } from './transport.ts';

@@ -44,7 +44,7 @@ export const DOMAIN_INTEL_OPERATIONS = {
 } as const satisfies Record<string, HttpOperation>;
 
 export const PLATFORM_ENDPOINTS = {
-  token: { method: 'GET', path: '/token.php', query: ['key'] },
+  token: { method: 'GET', path: '/token.php', query: ['key', 'sig'] },
   api: { method: 'GET', path: '/api.php', query: ['token', 'method'] },
 } as const satisfies Record<string, HttpOperation>;
 

@@ -1,6 +1,15 @@
 import { PlatformError } from './errors.ts';
 import { PLATFORM_ENDPOINTS, PLATFORM_METHODS, type PlatformMethodName } from './operations.ts';
 import { type PhotoSource, preparePhoto } from './photo-source.ts';
+import {
+  type HeaderSource,
+  type PlatformEvent,
+  type PlatformLaunch,
+  signKey,
+  type VerifyLaunchOptions,
+  verifyLaunch,
+  verifyWebhook,
+} from './platform-signatures.ts';
 import type {
   ApiEnvelope,
   ApiErrorOutput,
@@ -47,14 +56,40 @@ export class PlatformAppClient {
     this.#transport = new Transport(options, readError);
   }
 
-  /** Trades the one-time `key` (single use) for a token and returns a client holding it. */
-  static async fromKey(options: ClientOptions & { key: string }, call?: CallOptions): Promise<PlatformAppClient> {
-    const { key, ...clientOptions } = options;
+  /**
+   * Trades the one-time `key` (single use) for a token and returns a client holding it. With
+   * `appSecret` the exchange is signed (`sig`, required by apps that require a signed exchange).
+   */
+  static async fromKey(
+    options: ClientOptions & { key: string; appSecret?: string },
+    call?: CallOptions,
+  ): Promise<PlatformAppClient> {
+    const { key, appSecret, ...clientOptions } = options;
     const transport = new Transport(clientOptions, readError);
-    const { body } = await transport.send({ method: 'GET', path: PLATFORM_ENDPOINTS.token.path, query: { key } }, call);
+    const query = appSecret === undefined ? { key } : { key, sig: await signKey(appSecret, key) };
+    const { body } = await transport.send({ method: 'GET', path: PLATFORM_ENDPOINTS.token.path, query }, call);
     const token = (body as { token?: unknown } | undefined)?.token;
     if (typeof token !== 'string') throw new Error('token.php answered without a token.');
     return new PlatformAppClient({ ...clientOptions, token });
+  }
+
+  /** Who launched the app, from the canvas URL's signed parameters (throws LaunchVerificationError). */
+  static verifyLaunch(
+    query: URLSearchParams | string | Readonly<Record<string, unknown>>,
+    appSecret: string,
+    options?: VerifyLaunchOptions,
+  ): Promise<PlatformLaunch> {
+    return verifyLaunch(query, appSecret, options);
+  }
+
+  /** A callback's event once its Standard Webhooks signature checks out (throws WebhookVerificationError). */
+  static verifyWebhook(
+    body: string,
+    headers: HeaderSource,
+    appSecret: string,
+    options?: { toleranceSeconds?: number; now?: number },
+  ): Promise<PlatformEvent & { id: string }> {
+    return verifyWebhook(body, headers, appSecret, options);
   }
 
   get token(): string {
