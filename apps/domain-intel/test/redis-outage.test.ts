@@ -40,81 +40,83 @@ async function closedPort(): Promise<number> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-for (const target of databaseTargets()) {
-  describe(`Redis unreachable (${target.name})`, { skip: target.skip }, () => {
-    let t: TestApp;
-    let key: string;
-    let log: ReturnType<typeof logCollector>;
-    let consoleErrors: ReturnType<typeof watchConsoleErrors>;
+// One Redis, and a Redis Cluster whose seeds are all unreachable: the same 503s either way.
+for (const target of databaseTargets())
+  for (const setting of ['REDIS_URL', 'REDIS_CLUSTER_URLS'] as const) {
+    describe(`Redis unreachable (${target.name}, ${setting})`, { skip: target.skip }, () => {
+      let t: TestApp;
+      let key: string;
+      let log: ReturnType<typeof logCollector>;
+      let consoleErrors: ReturnType<typeof watchConsoleErrors>;
 
-    before(async () => {
-      consoleErrors = watchConsoleErrors();
-      log = logCollector();
-      const port = await closedPort();
-      t = await createTestApp({ target, env: { REDIS_URL: `redis://127.0.0.1:${port}` }, logStream: log.stream });
-      key = await t.keyFor('starter');
-    });
-    after(async () => {
-      consoleErrors?.restore();
-      await t?.close();
-    });
+      before(async () => {
+        consoleErrors = watchConsoleErrors();
+        log = logCollector();
+        const port = await closedPort();
+        t = await createTestApp({ target, env: { [setting]: `redis://127.0.0.1:${port}` }, logStream: log.stream });
+        key = await t.keyFor('starter');
+      });
+      after(async () => {
+        consoleErrors?.restore();
+        await t?.close();
+      });
 
-    it('answers keyed calls 503 service_unavailable with Retry-After, counting nothing', async () => {
-      for (const url of ['/v1/quota', '/v1/check?domain=example.com', '/v1/domains']) {
-        const response = await t.app.inject({ url, headers: bearer(key) });
-        assert.equal(response.statusCode, 503, url);
-        const body = response.json();
-        assert.equal(body.error.code, 'service_unavailable');
-        assert.match(body.error.message, /Redis/);
-        assert.equal(body.error.request_id, response.headers['x-request-id']);
-        assert.equal(response.headers['retry-after'], '5');
-      }
-      // A key that is wrong is still told so: the database answers before Redis is needed.
-      const unknown = await t.app.inject({ url: '/v1/quota', headers: bearer(`di_live_${'2'.repeat(44)}`) });
-      assert.equal(unknown.statusCode, 401);
-    });
+      it('answers keyed calls 503 service_unavailable with Retry-After, counting nothing', async () => {
+        for (const url of ['/v1/quota', '/v1/check?domain=example.com', '/v1/domains']) {
+          const response = await t.app.inject({ url, headers: bearer(key) });
+          assert.equal(response.statusCode, 503, url);
+          const body = response.json();
+          assert.equal(body.error.code, 'service_unavailable');
+          assert.match(body.error.message, /Redis/);
+          assert.equal(body.error.request_id, response.headers['x-request-id']);
+          assert.equal(response.headers['retry-after'], '5');
+        }
+        // A key that is wrong is still told so: the database answers before Redis is needed.
+        const unknown = await t.app.inject({ url: '/v1/quota', headers: bearer(`di_live_${'2'.repeat(44)}`) });
+        assert.equal(unknown.statusCode, 401);
+      });
 
-    it('refuses the dashboard sign-in (its rate limit lives in Redis) with a 503 page, not a 500', async () => {
-      const browser = new DashboardBrowser(t.app);
-      const email = `outage-${Date.now()}@example.com`;
-      const signIn = await browser.signIn(email, await t.keyFor('free', email));
-      assert.equal(signIn.statusCode, 503);
-      assert.match(signIn.headers['content-type'] as string, /text\/html/);
-      assert.equal(signIn.headers['retry-after'], '5');
-    });
+      it('refuses the dashboard sign-in (its rate limit lives in Redis) with a 503 page, not a 500', async () => {
+        const browser = new DashboardBrowser(t.app);
+        const email = `outage-${Date.now()}@example.com`;
+        const signIn = await browser.signIn(email, await t.keyFor('free', email));
+        assert.equal(signIn.statusCode, 503);
+        assert.match(signIn.headers['content-type'] as string, /text\/html/);
+        assert.equal(signIn.headers['retry-after'], '5');
+      });
 
-    it('refuses sign-ups (their limits live in Redis) with 503, as a page for the form and the envelope for JSON', async () => {
-      const json = await t.app.inject({ method: 'POST', url: '/signup', payload: { email: 'outage@example.com' } });
-      assert.equal(json.statusCode, 503);
-      assert.equal(json.json().error.code, 'service_unavailable');
-      assert.equal(json.headers['retry-after'], '5');
-      const browser = new DashboardBrowser(t.app);
-      await browser.get('/signup');
-      const form = await browser.post('/signup', { email: 'outage@example.com' });
-      assert.equal(form.statusCode, 503);
-      assert.match(form.headers['content-type'] as string, /text\/html/);
-      assert.match(form.body, /role="alert"/);
-      assert.equal(await t.app.ctx.accounts.findSummary('outage@example.com'), undefined);
-    });
+      it('refuses sign-ups (their limits live in Redis) with 503, as a page for the form and the envelope for JSON', async () => {
+        const json = await t.app.inject({ method: 'POST', url: '/signup', payload: { email: 'outage@example.com' } });
+        assert.equal(json.statusCode, 503);
+        assert.equal(json.json().error.code, 'service_unavailable');
+        assert.equal(json.headers['retry-after'], '5');
+        const browser = new DashboardBrowser(t.app);
+        await browser.get('/signup');
+        const form = await browser.post('/signup', { email: 'outage@example.com' });
+        assert.equal(form.statusCode, 503);
+        assert.match(form.headers['content-type'] as string, /text\/html/);
+        assert.match(form.body, /role="alert"/);
+        assert.equal(await t.app.ctx.accounts.findSummary('outage@example.com'), undefined);
+      });
 
-    it('says /readyz is not ready', async () => {
-      const ready = await t.app.inject('/readyz');
-      assert.equal(ready.statusCode, 503);
-      assert.equal(ready.json().checks.redis, 'unreachable');
-    });
+      it('says /readyz is not ready', async () => {
+        const ready = await t.app.inject('/readyz');
+        assert.equal(ready.statusCode, 503);
+        assert.equal(ready.json().checks.redis, 'unreachable');
+      });
 
-    it('logs the outage once, however many reconnection attempts fail, and never "Unhandled error event"', async () => {
-      // ioredis retries every 50–2,000 ms: wait for several failed attempts.
-      await sleep(1_500);
-      assert.equal(log.messages(/Redis is unreachable/).length, 1);
-      assert.deepEqual(
-        consoleErrors.printed.filter((line) => /Unhandled error event/.test(line)),
-        [],
-      );
-      assert.deepEqual(log.messages(/request failed/), [], 'no stack trace per refused call');
+      it('logs the outage once, however many reconnection attempts fail, and never "Unhandled error event"', async () => {
+        // ioredis retries every 50–2,000 ms: wait for several failed attempts.
+        await sleep(1_500);
+        assert.equal(log.messages(/Redis is unreachable/).length, 1);
+        assert.deepEqual(
+          consoleErrors.printed.filter((line) => /Unhandled error event/.test(line)),
+          [],
+        );
+        assert.deepEqual(log.messages(/request failed/), [], 'no stack trace per refused call');
+      });
     });
-  });
-}
+  }
 
 const redis = redisTarget();
 describe('Redis going away and coming back', { skip: redis.skip }, () => {
