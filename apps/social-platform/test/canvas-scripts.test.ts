@@ -141,12 +141,17 @@ function canvasPage() {
       assign: (url: string) => assigned.push(url),
     },
   };
-  const document = { querySelector: (selector: string) => (selector === 'iframe[data-app-origin]' ? frame : null) };
+  const document = {
+    querySelector: (selector: string) => (selector === 'iframe[data-app-origin]' ? frame : null),
+    // A click in the app's frame gives it the focus.
+    activeElement: frame as unknown,
+  };
   runInNewContext(source('canvas-host.js'), { window, document, Date, URL });
   return {
     frame,
     assigned,
     userActivation,
+    document,
     appWindow,
     toApp,
     reloads: () => reloads,
@@ -302,6 +307,10 @@ describe('/js/canvas-host.js (the canvas page)', () => {
     page.userActivation.isActive = false;
     page.send({ origin: APP, source: page.appWindow, data: navigate('/friends') });
     assert.equal(page.assigned.length, 1, 'no click, no navigation');
+    page.userActivation.isActive = true;
+    page.document.activeElement = {};
+    page.send({ origin: APP, source: page.appWindow, data: navigate('/friends') });
+    assert.equal(page.assigned.length, 1, 'a click on the canvas page itself, not in the app, is not enough');
   });
 
   it('never leaves the site on navigate, whatever the path, and listens to the app’s frame only', () => {

@@ -5,8 +5,9 @@
  * shape; heights are kept between MIN_HEIGHT and MAX_HEIGHT. When a page of the app has loaded
  * in the frame, it is asked for its height (`measure`), posted to the app's origin only. `reopen`
  * reloads this page, which gives the app a fresh key, at most once every ten seconds. `navigate`
- * opens a path of the platform in this page, only during a user's click in the app (the click's
- * transient activation reaches this page too) and only on this page's own origin.
+ * opens a path of the platform in this page, only during a user's click in the app (the frame has
+ * the focus, and the click's transient activation reaches this page too) and only on this page's
+ * own origin.
  */
 (() => {
   const MESSAGE_TYPE = 'platform-canvas';
@@ -42,7 +43,10 @@
       return;
     }
     if (message.action === 'navigate') {
-      // Only during the user's click in the app: an app cannot take the page away on its own.
+      // Only during the user's click in the app: an app cannot take the page away on its own. A click
+      // in the frame focuses it (the page's active element) and activates this page too; either
+      // alone is not enough (a click on this page a moment ago activates it without the frame).
+      if (document.activeElement !== frame) return;
       if (window.navigator?.userActivation && !window.navigator.userActivation.isActive) return;
       const path = message.path;
       if (typeof path !== 'string' || !SITE_PATH.test(path)) return;
