@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { stripeId } from './ids.ts';
 import type {
   Metadata,
@@ -9,6 +10,7 @@ import type {
   SimPortalSession,
   SimPrice,
   SimSubscription,
+  SimWebhookEndpoint,
 } from './objects.ts';
 import { WebhookDelivery, type WebhookEndpoint } from './webhook-delivery.ts';
 
@@ -175,6 +177,43 @@ export class StripeSimControl {
   /** Where Stripe would send events: as if registered in the dashboard with this signing secret. */
   setWebhookEndpoint(url: string, secret: string): void {
     this.webhooks.endpoint = { url, secret };
+  }
+
+  /**
+   * `POST /v1/webhook_endpoints`: registers where events go, as a Stripe account's owner does
+   * through the API, and makes its signing secret (given in this answer only). The simulator has
+   * one endpoint: a new one replaces the last.
+   */
+  createWebhookEndpoint(input: { url: string; enabled_events: string[]; description?: string }): SimWebhookEndpoint {
+    let url: URL;
+    try {
+      url = new URL(input.url);
+    } catch {
+      throw new StripeSimError(
+        400,
+        'Invalid URL: An explicit scheme (such as https) must be provided.',
+        'url',
+        'url_invalid',
+      );
+    }
+    if (input.enabled_events.length === 0) {
+      throw new StripeSimError(400, 'Missing required param: enabled_events.', 'enabled_events', 'parameter_missing');
+    }
+    const secret = `whsec_${randomBytes(32).toString('base64url')}`;
+    this.webhooks.endpoint = { url: url.toString(), secret, enabledEvents: [...input.enabled_events] };
+    return {
+      id: stripeId('we'),
+      object: 'webhook_endpoint',
+      api_version: null,
+      created: this.nowSeconds(),
+      description: input.description ?? null,
+      enabled_events: [...input.enabled_events],
+      livemode: false,
+      metadata: {},
+      secret,
+      status: 'enabled',
+      url: url.toString(),
+    };
   }
 
   addPrice(input: Pick<SimPrice, 'id' | 'unit_amount' | 'nickname'>): SimPrice {

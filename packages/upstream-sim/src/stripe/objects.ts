@@ -136,6 +136,21 @@ export interface SimEvent {
   request: { id: string | null; idempotency_key: string | null };
 }
 
+/** A webhook endpoint as `POST /v1/webhook_endpoints` answers it (the `secret` only in that answer, as Stripe). */
+export interface SimWebhookEndpoint {
+  id: string;
+  object: 'webhook_endpoint';
+  api_version: string | null;
+  created: number;
+  description: string | null;
+  enabled_events: string[];
+  livemode: false;
+  metadata: Metadata;
+  secret?: string;
+  status: 'enabled';
+  url: string;
+}
+
 /** Stripe's error body: `{error: {type, code?, message, param?}}`. */
 export interface StripeErrorBody {
   error: { type: 'invalid_request_error' | 'card_error' | 'api_error'; code?: string; message: string; param?: string };

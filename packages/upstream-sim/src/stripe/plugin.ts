@@ -161,6 +161,16 @@ export async function stripeSimPlugin(app: FastifyInstance, options: { control: 
       return invoice;
     });
 
+    api.post('/v1/webhook_endpoints', async (request) => {
+      const form = (request.body ?? {}) as Form;
+      const events = form.enabled_events;
+      return stripe.createWebhookEndpoint({
+        url: required(form, 'url'),
+        enabled_events: Array.isArray(events) ? events.map(String) : typeof events === 'string' ? [events] : [],
+        description: text(form, 'description'),
+      });
+    });
+
     api.get('/v1/events/:id', async (request) => {
       const { id } = request.params as { id: string };
       const event = stripe.events.find((candidate) => candidate.id === id);

@@ -6,6 +6,8 @@ export interface WebhookEndpoint {
   url: string;
   /** `whsec_…`: the key of the HMAC-SHA256 signature. */
   secret: string;
+  /** The event types it receives, as Stripe's `enabled_events`; absent or `*`: every event. */
+  enabledEvents?: string[];
 }
 
 /** How the simulator misbehaves the way Stripe is documented to: retries, duplicates, any order. */
@@ -53,8 +55,11 @@ export class WebhookDelivery {
 
   /** Queues the events of one operation; resolves at once (as Stripe answers the API call before delivering). */
   send(events: SimEvent[]): void {
-    if (!this.endpoint) return;
-    const ordered = this.behaviour.reverse ? [...events].reverse() : events;
+    const endpoint = this.endpoint;
+    if (!endpoint) return;
+    const wanted = endpoint.enabledEvents;
+    const sent = wanted && !wanted.includes('*') ? events.filter((event) => wanted.includes(event.type)) : events;
+    const ordered = this.behaviour.reverse ? [...sent].reverse() : sent;
     const copies = this.behaviour.duplicate ? ordered.flatMap((event) => [event, event]) : ordered;
     const run = (async () => {
       for (const event of copies) await this.deliver(event);
