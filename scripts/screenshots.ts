@@ -234,14 +234,15 @@ async function platformPages(context: BrowserContext, width: string, demo: Demo)
     await shot(name);
   }
   // The app's page: its consent page first, the app in the canvas once allowed.
+  // The first pass allows the app, so the second goes straight to the canvas.
   await page.goto(demo.appUrl);
-  await shot('app-consent');
   const allow = page.locator('form[action$="/allow"] button[type="submit"]');
   if (await allow.count()) {
+    await shot('app-consent');
     await allow.click();
-    await page.waitForLoadState('networkidle');
-    await shot('canvas');
   }
+  await page.waitForLoadState('networkidle');
+  await shot('canvas');
   await page.close();
 
   const app = await context.newPage();
@@ -252,9 +253,13 @@ async function platformPages(context: BrowserContext, width: string, demo: Demo)
 
 function indexOf(all: Shot[]): string {
   const pages = [...new Map(all.map((shot) => [`${shot.service}/${shot.page}`, shot])).values()];
+  const taken = new Set(all.map((shot) => shot.file));
+  const cell = (service: string, page: string, width: string) => {
+    const file = `${service}-${page}-${width}.png`;
+    return taken.has(file) ? `![${service} ${page} at ${width} px](${file})` : '–';
+  };
   const rows = pages.map(
-    ({ service, page }) =>
-      `| ${service} | ${page} | ![${service} ${page} at 1280 px](${service}-${page}-1280.png) | ![${service} ${page} at 390 px](${service}-${page}-390.png) |`,
+    ({ service, page }) => `| ${service} | ${page} | ${cell(service, page, '1280')} | ${cell(service, page, '390')} |`,
   );
   return [
     '# Every page at 1280 px and 390 px',
