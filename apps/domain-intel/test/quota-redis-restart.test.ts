@@ -68,6 +68,8 @@ for (const target of databaseTargets()) {
         await sleep(50);
       }
       assert.equal(await t.app.ctx.redis!.dbsize(), 0, 'Redis came back empty');
+      const quota = await t.app.inject({ url: '/v1/quota', headers: bearer(key) });
+      assert.equal(quota.json().data.used, 60, '/v1/quota reads the record while Redis holds no counter');
 
       assert.deepEqual(await calls(key, 60), { passed: FREE_LIMIT - 60, refused: 20 }, 'only what was left of the day');
       assert.equal(Number(await t.app.ctx.redis!.get(`quota:${accountId}:2026-03-10`)), FREE_LIMIT);

@@ -180,8 +180,12 @@ export class RedisQuotaStore implements QuotaStore {
     await this.#redis.quotaRefund(this.#keys.counter(accountId, day), this.#keys.history(accountId, day));
   }
 
+  /** The day's count; from the durable record when Redis does not hold the counter (lost, or no call yet). */
   async used(accountId: string, day: string): Promise<number> {
-    return Number((await this.#redis.get(this.#keys.counter(accountId, day))) ?? 0);
+    const counted = await this.#redis.get(this.#keys.counter(accountId, day));
+    if (counted !== null || !this.#record) return Number(counted ?? 0);
+    const [recorded] = await this.#record.floors([{ accountId, day }]);
+    return recorded ?? 0;
   }
 
   async history(accountId: string, fromDay: string, toDay: string): Promise<DailyUsage[]> {
@@ -189,7 +193,21 @@ export class RedisQuotaStore implements QuotaStore {
     if (days.length === 0) return [];
     // One account's history keys share its hash slot: one MGET on a Cluster too.
     const counts = await this.#redis.mget(days.map((day) => this.#keys.history(accountId, day)));
-    return days.flatMap((day, i) => (counts[i] == null ? [] : [{ day, used: Number(counts[i]) }]));
+    // Days Redis no longer holds (it lost its data) are read from the durable record.
+    const missing = days.filter((_, i) => counts[i] == null);
+    const recorded =
+      this.#record && missing.length > 0
+        ? new Map(
+            (await this.#record.floors(missing.map((day) => ({ accountId, day })))).map((used, i) => [
+              missing[i]!,
+              used,
+            ]),
+          )
+        : new Map<string, number>();
+    return days.flatMap((day, i) => {
+      const used = counts[i] == null ? (recorded.get(day) ?? 0) : Number(counts[i]);
+      return counts[i] == null && used === 0 ? [] : [{ day, used }];
+    });
   }
 
   /** Writes the counts noted for the durable record now (tests; the record also writes on its own). */
