@@ -13,8 +13,10 @@ import { assetRoutes } from './routes/assets.ts';
 import { canvasRoutes } from './routes/canvas.ts';
 import { homeRoutes } from './routes/home.ts';
 import { photoRoutes } from './routes/photos.ts';
+import { platformEventRoutes } from './routes/platform-events.ts';
 import { SESSION_COOKIE } from './session-cookie.ts';
 import { SessionStore } from './sessions.ts';
+import type { PlatformEvent } from './signatures.ts';
 
 const VIEWS_DIR = fileURLToPath(new URL('./views', import.meta.url));
 
@@ -24,6 +26,10 @@ export interface SampleAppContext {
   sessions: SessionStore;
   /** The platform's origin: the only one allowed to frame the app, the source of its images and of /js/canvas.js. */
   platformOrigin: string;
+  /** The app's clock (ms): launches and callbacks are judged fresh by it. */
+  now: () => number;
+  /** The platform's callbacks this process took, oldest first (routes/platform-events.ts). */
+  events: PlatformEvent[];
 }
 
 declare module 'fastify' {
@@ -59,6 +65,8 @@ export async function buildSampleApp(
     platformOrigin,
     platform: new PlatformClient({ baseUrl: config.PLATFORM_URL, timeoutMs: config.PLATFORM_TIMEOUT_MS }),
     sessions: new SessionStore(config.SESSION_TTL_MINUTES * 60_000, options.now),
+    now: options.now ?? Date.now,
+    events: [],
   } satisfies SampleAppContext);
 
   await app.register(helmet, {
@@ -105,5 +113,6 @@ export async function buildSampleApp(
   await app.register(canvasRoutes);
   await app.register(homeRoutes);
   await app.register(photoRoutes);
+  await app.register(platformEventRoutes);
   return app;
 }

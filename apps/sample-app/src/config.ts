@@ -17,6 +17,14 @@ export const sampleAppEnvSchema = z.object({
     .url()
     .refine((value) => /^https?:\/\//.test(value), 'must be an http:// or https:// URL')
     .default('http://127.0.0.1:3100'),
+  /**
+   * The app secret the platform showed when the app was registered (or its secret last changed).
+   * Set, the app refuses launches whose `sign` does not check out or that are older than 5
+   * minutes, signs every token.php exchange (`sig`, so the app can require a signed exchange)
+   * and takes the platform's callbacks at /platform/events. Unset (a first try on a laptop), it
+   * trades keys unsigned and says so at start.
+   */
+  APP_SECRET: z.string().min(1).optional(),
   /** How long a session (and the platform token it holds) is kept after the app was opened. */
   SESSION_TTL_MINUTES: z.coerce
     .number()

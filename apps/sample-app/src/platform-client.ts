@@ -126,10 +126,14 @@ export class PlatformClient {
     this.#timeoutMs = options.timeoutMs;
   }
 
-  /** Trades the one-time `key` the platform put in the canvas URL for a token. */
-  async exchangeKey(key: string): Promise<string> {
+  /**
+   * Trades the one-time `key` the platform put in the canvas URL for a token; with `sig` (the HMAC of
+   * the key with the app secret) only this app's server can, whoever else sees the key.
+   */
+  async exchangeKey(key: string, sig?: string): Promise<string> {
     const url = new URL('token.php', this.#base);
     url.searchParams.set('key', key);
+    if (sig !== undefined) url.searchParams.set('sig', sig);
     const body = await this.#request(url, { method: 'GET' });
     const token = (body as { token?: unknown }).token;
     if (typeof token !== 'string' || token === '') {

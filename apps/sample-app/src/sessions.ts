@@ -9,6 +9,8 @@ export interface Session {
   id: string;
   token: string;
   appId: string | undefined;
+  /** The platform's user who opened the app (from the signed launch), to end their sessions when they remove it. */
+  userId: string | undefined;
   /** The platform's origin as it passed it (`platform_origin`): where /js/canvas.js posts its messages. */
   platformOrigin: string | undefined;
   formToken: string;
@@ -27,12 +29,13 @@ export class SessionStore {
     private readonly now: () => number = Date.now,
   ) {}
 
-  create(token: string, appId: string | undefined, platformOrigin?: string): Session {
+  create(token: string, appId: string | undefined, platformOrigin?: string, userId?: string): Session {
     this.#sweep();
     const session: Session = {
       id: randomBytes(32).toString('base64url'),
       token,
       appId,
+      userId,
       platformOrigin,
       formToken: randomBytes(32).toString('base64url'),
       expiresAt: this.now() + this.ttlMs,
@@ -54,6 +57,18 @@ export class SessionStore {
 
   delete(id: string): void {
     this.#sessions.delete(id);
+  }
+
+  /** Ends every session of a platform user (they removed the app); returns how many there were. */
+  deleteForUser(userId: string): number {
+    let ended = 0;
+    for (const [id, session] of this.#sessions) {
+      if (session.userId === userId) {
+        this.#sessions.delete(id);
+        ended++;
+      }
+    }
+    return ended;
   }
 
   get size(): number {
