@@ -132,12 +132,24 @@ const platformConfig = loadPlatformConfig({
   HOST: host,
   PUBLIC_URL: urls.platform,
   SAMPLE_APP_URL: urls.sampleApp,
+  // The sample app's callback URL is on loopback over http.
+  CALLBACK_ALLOW_INSECURE: '1',
 });
 const platform = await buildPlatform(platformConfig);
 const demo = await seedDemo(platform.platform);
+// The sample app gets this start's secret (the last start's stops working), requires a signed exchange
+// and hears the platform's events (app.deauthorized …) at its callback URL.
+const sampleAppSecret = await platform.platform.apps.rotateSecret(demo.app_id);
+await platform.platform.apps.setSignedExchangeRequired(demo.app_id, true);
+await platform.platform.appEvents.setCallbackUrl(demo.app_id, new URL('platform/events', urls.sampleApp).href);
 await platform.listen({ host, port: settings.PLATFORM_PORT });
 
-const sampleApp = await startSampleApp({ host, port: settings.SAMPLE_APP_PORT, platformUrl: urls.platform, env });
+const sampleApp = await startSampleApp({
+  host,
+  port: settings.SAMPLE_APP_PORT,
+  platformUrl: urls.platform,
+  env: { ...env, APP_SECRET: sampleAppSecret },
+});
 
 const control = await startDemoControl({
   host,
@@ -163,6 +175,18 @@ const mailGoes =
     ? `written to ${path.join(dataDir, 'outbox')}/*.eml, each with its plain text beside it as .txt`
     : `through ${ctx.mailer?.transport ?? 'nothing'}`;
 
+// Ctrl+C stops everything in order; listened for before the banner, which tells whoever reads it that it may.
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, async () => {
+    if (stopping) return;
+    stopping = true;
+    await Promise.allSettled([control.close(), sampleApp.close(), platform.close(), domainIntel.close()]);
+    await sim.close();
+    process.exit(0);
+  });
+}
+
 log(`
 Everything is running (data in ${dataDir}; Ctrl+C stops it all).
 
@@ -183,14 +207,3 @@ Upstream simulator        ${sim.url}   (Stripe's Checkout and portal too)
 Advance the simulated world   npm run demo -- advance --days 1   (zone files, drops, deliveries, Stripe's clock)
 Webhook inbox                 ${control.inboxUrl}   (a webhook target to try; npm run demo -- inbox lists what came)
 `);
-
-let stopping = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, async () => {
-    if (stopping) return;
-    stopping = true;
-    await Promise.allSettled([control.close(), sampleApp.close(), platform.close(), domainIntel.close()]);
-    await sim.close();
-    process.exit(0);
-  });
-}
