@@ -30,6 +30,29 @@ export function guideUrlOf(docPath: string): string | undefined {
   return undefined;
 }
 
+/** The guides in the order a newcomer reads them; any other after these, by name. */
+const READING_ORDER = [
+  'guides/quick-start.md',
+  'guides/endpoints.md',
+  'guides/keys-plans-quota.md',
+  'guides/sdk.md',
+  'guides/webhooks.md',
+  'guides/delivery-and-watchlists.md',
+  'guides/tlds.md',
+  'guides/dashboard.md',
+  'guides/billing.md',
+  'guides/account-email.md',
+  'guides/platform-apps.md',
+  'guides/api/feed.md',
+  'guides/api/availability-and-whois.md',
+  'guides/api/suggestions.md',
+  'guides/api/snapshots-and-export.md',
+];
+const readingOrder = (file: string) => {
+  const place = READING_ORDER.indexOf(file);
+  return place === -1 ? READING_ORDER.length : place;
+};
+
 interface GuideEntry {
   url: string;
   title: string;
@@ -47,6 +70,7 @@ export async function guidePages(app: FastifyInstance): Promise<void> {
   const entries = (prefix: string): GuideEntry[] =>
     files
       .filter((file) => file.startsWith(prefix) && file.endsWith('.md'))
+      .sort((a, b) => readingOrder(a) - readingOrder(b))
       .map((file) => ({ url: guideUrlOf(file)!, title: markdown.titleOf(file) }));
   const index = {
     guides: entries('guides/').filter((entry) => !entry.url.startsWith('/docs/guides/api/')),
