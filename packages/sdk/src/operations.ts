@@ -65,6 +65,8 @@ export const PLATFORM_METHODS = {
   'photo.addPhoto': { http: 'POST', params: ['photo', 'photo_name', 'visibility'], required: ['photo'] },
   'photo.getPhotos': { http: 'GET', params: ['user_id', 'page'], required: [] },
   'user.getUser': { http: 'GET', params: ['user_id'], required: [] },
+  // Several of the above in one request: PlatformAppClient.batch.
+  batch: { http: 'GET', params: ['calls'], required: ['calls'] },
 } as const satisfies Record<string, PlatformMethod>;
 
 export type PlatformMethodName = keyof typeof PLATFORM_METHODS;

@@ -14,6 +14,7 @@ import {
 import { type TSchema, Type } from 'typebox';
 import { APPLICATION_API_CODES, type ErrorCode, errorCatalogue } from '../error-catalogue.ts';
 import type { ApiMethod, MethodRegistry } from '../methods/registry.ts';
+import { BATCH_METHOD, MAX_BATCH_CALLS } from './batch.ts';
 
 /** The records api.php answers with, registered by the app as OpenAPI components (`$ref: 'User#'`). */
 export const API_RECORD_SCHEMAS = [
@@ -88,7 +89,13 @@ function methodTable(registry: MethodRegistry): string {
       .join(', ');
     return `| ${method.httpMethod} | \`${method.name}\` | ${params} | ${describeOutput(method)} | ${method.summary} |`;
   });
-  return ['| HTTP | method | parameters (bold: required) | output | |', '|---|---|---|---|---|', ...rows].join('\n');
+  const batch =
+    `| GET | \`${BATCH_METHOD}\` | **calls** | array of envelopes, one per call | Up to ${MAX_BATCH_CALLS} calls in one ` +
+    'request: calls is a JSON array of {"method", "params"}; each call is answered, counted and permission-checked as ' +
+    'if it came alone, its fault in its own envelope; POST-only methods need a POSTed batch, uploads cannot be batched. |';
+  return ['| HTTP | method | parameters (bold: required) | output | |', '|---|---|---|---|---|', ...rows, batch].join(
+    '\n',
+  );
 }
 
 function errorTable(): string {
@@ -107,7 +114,15 @@ export function apiRouteSchema(registry: MethodRegistry, maxBytes: number) {
   }
   const queryProperties: Record<string, unknown> = {
     token: { type: 'string', description: 'The token from token.php (or in the form body).' },
-    method: { type: 'string', enum: registry.names, description: 'module.name (or in the form body).' },
+    method: {
+      type: 'string',
+      enum: [...registry.names, BATCH_METHOD].sort(),
+      description: 'module.name, or batch (or in the form body).',
+    },
+    calls: {
+      type: 'string',
+      description: `method=batch only: a JSON array of 1 to ${MAX_BATCH_CALLS} {"method": "module.name", "params": {…}}.`,
+    },
   };
   for (const name of paramNames) {
     if (name === 'photo') continue;
