@@ -28,6 +28,7 @@ if (values.help || !command) {
   process.stdout.write(`${USAGE}\n`);
   process.exit(values.help ? 0 : 1);
 }
+if (command !== 'advance' && command !== 'inbox') fail(`unknown command ${command}\n${USAGE}`);
 
 const dataDir = path.resolve(process.env.DATA_DIR || './data');
 const control = await readFile(controlFile(dataDir), 'utf8').then(
@@ -72,12 +73,10 @@ if (command === 'advance') {
   if (answer.about_to_drop.length > 0) {
     process.stdout.write(`Drop on the next day (pending delete now; watch one): ${list(answer.about_to_drop)}\n`);
   }
-} else if (command === 'inbox') {
+} else {
   const { received } = (await call('GET', '/inbox')) as { received: InboxEntry[] };
   if (received.length === 0) process.stdout.write('Nothing received yet.\n');
   for (const entry of received) {
     process.stdout.write(`${entry.received_at}  ${entry.type ?? '(no type)'}  ${JSON.stringify(entry.body)}\n`);
   }
-} else {
-  fail(`unknown command ${command}\n${USAGE}`);
 }
