@@ -2,6 +2,7 @@ export * from './cli.ts';
 export * from './clock.ts';
 export * from './config.ts';
 export * from './database.ts';
+export * from './deadline.ts';
 export * from './error-catalogue.ts';
 export * from './error-handler.ts';
 export * from './errors.ts';

@@ -4,3 +4,4 @@ export * from './proc-stat.ts';
 export * from './raw-exchange.ts';
 export * from './redis-servers.ts';
 export * from './redis-targets.ts';
+export * from './timeouts.ts';
