@@ -1,5 +1,5 @@
 import type { Availability } from '@repo/contracts/domain-intel';
-import type { Clock } from '@repo/server-kit';
+import { type Clock, deadlineSignal, whenAborted } from '@repo/server-kit';
 import type { Cache } from '../cache/cache.ts';
 import { type NormalizedDomain, parseDomain } from '../domain/normalize.ts';
 import type { RdapClient, RdapLookup } from '../rdap/types.ts';
@@ -84,7 +84,9 @@ export class AvailabilityService {
     cached: Promise<(CachedVerdict | undefined)[]>,
     deadline: number,
   ): Promise<Availability[]> {
-    const decided = await this.#decide(domains, await cached, deadline);
+    // One signal for the whole call: every lookup below stops on it, down to the registry's socket.
+    const signal = deadlineSignal(deadline);
+    const decided = await this.#decide(domains, await cached, deadline, signal);
     return parsed.map((result): Availability => {
       if (!result.ok) {
         return {
@@ -117,6 +119,7 @@ export class AvailabilityService {
     domains: NormalizedDomain[],
     cached: (CachedVerdict | undefined)[],
     deadline: number,
+    signal: AbortSignal,
   ): Promise<Map<string, Availability>> {
     const results = new Map<string, Availability>();
     const misses: NormalizedDomain[] = [];
@@ -127,17 +130,17 @@ export class AvailabilityService {
     });
     await Promise.all(
       misses.map(async (domain) => {
-        results.set(domain.name, await this.#decideOne(domain.name, deadline));
+        results.set(domain.name, await this.#decideOne(domain.name, deadline, signal));
       }),
     );
     return results;
   }
 
-  async #decideOne(name: string, deadline: number): Promise<Availability> {
+  async #decideOne(name: string, deadline: number, signal: AbortSignal): Promise<Availability> {
     if ((await this.#inZone(name)) === true) {
       return { domain: name, available: false, status: 'registered', source: 'zone', checked_at: this.#now() };
     }
-    const lookup = await this.#lookupWithin(name, deadline);
+    const lookup = await this.#lookupWithin(name, deadline, signal);
     const result = toResult(name, lookup);
     // Our own deadline says nothing about the name, so it is not remembered.
     if (lookup.kind !== 'unknown' || lookup.reason !== 'deadline_exceeded') {
@@ -158,30 +161,25 @@ export class AvailabilityService {
     }
   }
 
-  /** The registry client honours the deadline itself; the race guarantees it even if a layer does not. */
-  async #lookupWithin(name: string, deadline: number): Promise<RdapLookup> {
-    const controller = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<RdapLookup>((resolve) => {
-      timer = setTimeout(
-        () => {
-          controller.abort();
-          resolve({
-            kind: 'unknown',
-            reason: 'deadline_exceeded',
-            message: 'The registry did not answer before the deadline of this call.',
-            checkedAt: this.#now(),
-          });
-        },
-        Math.max(0, deadline - Date.now()),
-      );
-    });
+  /**
+   * The registry client stops on the call's signal itself; the race against the same signal (no
+   * timer of its own) guarantees the answer by the deadline even if a layer does not listen.
+   */
+  async #lookupWithin(name: string, deadline: number, signal: AbortSignal): Promise<RdapLookup> {
+    const expired = whenAborted(signal).then(
+      (): RdapLookup => ({
+        kind: 'unknown',
+        reason: 'deadline_exceeded',
+        message: 'The registry did not answer before the deadline of this call.',
+        checkedAt: this.#now(),
+      }),
+    );
     try {
       return await Promise.race([
         this.#deps.rdap.lookupDomain(name, {
           traffic: 'interactive',
           deadline,
-          signal: controller.signal,
+          signal,
           registryOnly: true,
         }),
         expired,
@@ -194,8 +192,6 @@ export class AvailabilityService {
         message: 'The registry lookup failed unexpectedly.',
         checkedAt: this.#now(),
       };
-    } finally {
-      clearTimeout(timer);
     }
   }
 

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { deadlineSignal } from '@repo/server-kit';
 import { type AddressPolicy, assertAllowedUrl, BlockedAddressError, guardedLookup } from '@repo/webhooks/address-guard';
 import CircuitBreaker from 'opossum';
 import PQueue from 'p-queue';
@@ -100,10 +101,11 @@ export class RdapHttp {
     } catch (error) {
       return { kind: 'failure', url, reason: 'blocked_address', message: (error as Error).message };
     }
-    const deadlineSignal = AbortSignal.any([AbortSignal.timeout(Math.max(0, budgetMs)), ...(signal ? [signal] : [])]);
     const deadline = Date.now() + budgetMs;
+    // The caller's deadline signal when it has one (the call's single timer), else one of this budget.
+    const callSignal = deadlineSignal(deadline, signal);
     for (let hop = 0; ; hop++) {
-      const outcome = await this.#getFromHost(target, traffic, deadline, deadlineSignal);
+      const outcome = await this.#getFromHost(target, traffic, deadline, callSignal);
       if (outcome.kind !== 'redirect') return outcome;
       if (hop >= MAX_REDIRECTS) {
         const message = `${url} redirected more than ${MAX_REDIRECTS} times.`;

@@ -1,4 +1,5 @@
 import { isIP, Socket } from 'node:net';
+import { deadlineSignal } from '@repo/server-kit';
 import { type AddressPolicy, guardedLookup, isAllowedAddress } from '@repo/webhooks/address-guard';
 import CircuitBreaker from 'opossum';
 import PQueue from 'p-queue';
@@ -81,10 +82,10 @@ export class WhoisTransport {
     }
     const { limits } = this.#options;
     const lane = this.#lane(key);
-    const deadlineSignal = AbortSignal.any([
-      AbortSignal.timeout(Math.max(0, options.deadline - Date.now())),
-      ...(options.signal ? [options.signal] : []),
-    ]);
+    // The caller's deadline signal when it has one (the call's single timer), else one of this deadline.
+    const callSignal = deadlineSignal(options.deadline, options.signal);
+    // Until the query is sent, running out of time means the server's rate or pause kept it waiting.
+    let sent = false;
     try {
       this.#assertNotPaused(lane, key);
       await limits.admit(key, options.traffic, options.deadline);
@@ -93,13 +94,19 @@ export class WhoisTransport {
         async () => {
           this.#assertNotPaused(lane, key);
           generation = await limits.acquire(key, options.traffic, options.deadline);
-          return lane.breaker.fire(() => this.#exchange(address, query, deadlineSignal));
+          sent = true;
+          return lane.breaker.fire(() => this.#exchange(address, query, callSignal));
         },
-        { signal: deadlineSignal, priority: LANE_PRIORITY[options.traffic] },
+        { signal: callSignal, priority: LANE_PRIORITY[options.traffic] },
       );
       return { kind: 'answer', bytes, generation };
     } catch (error) {
-      return { kind: 'failure', ...classify(error, key, deadlineSignal) };
+      const failure = classify(error, key, callSignal);
+      if (!sent && failure.reason === 'deadline_exceeded') {
+        const message = `No query slot for ${key} before the deadline (its rate, or a pause after it throttled us).`;
+        return { kind: 'failure', reason: 'rate_limited', message };
+      }
+      return { kind: 'failure', ...failure };
     }
   }
 

@@ -148,10 +148,13 @@ const checkRoute: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const started =
         request.startedCheck ?? app.ctx.availability.begin(namesOf(request.query, callerOf(request).plan));
-      const results = await started.finish();
+      // The call's one budget, counted from its arrival (the key and quota checks spend it too) and
+      // handed down to the registry's socket: every layer stops at this moment, none on a timer of its own.
+      const deadline = Math.round(Date.now() - reply.elapsedTime) + app.ctx.config.CHECK_DEADLINE_MS;
+      const results = await started.finish({ deadline });
       for (const row of results) countAnswer(row.status, row.source, row.reason ?? '');
       return ok(request, results, { count: results.length });
     },
