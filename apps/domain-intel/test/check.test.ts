@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { databaseTargets, redisTarget } from '@repo/server-kit/testing';
+import { databaseTargets, redisTarget, testTimeoutEnv } from '@repo/server-kit/testing';
 import { startUpstreamSim, type UpstreamSim } from '@repo/upstream-sim';
 import { PLANS } from '../src/accounts/plans.ts';
 import { bearer, createTestApp, type TestApp } from './helpers.ts';
@@ -33,8 +33,8 @@ for (const target of databaseTargets()) {
         target,
         env: simRdapEnv(sim, {
           CHECK_RESERVED_NAMES: JSON.stringify({ com: ['premium', 'nic.com'] }),
-          // Long enough for loopback answers on a loaded CI machine; the hanging-registry test waits it out once.
-          CHECK_DEADLINE_MS: '5000',
+          // The hanging-registry test waits it out once.
+          CHECK_DEADLINE_MS: testTimeoutEnv(5_000),
           RDAP_BREAKER_MIN_REQUESTS: '1000',
           METRICS_PUBLIC: '1',
         }),

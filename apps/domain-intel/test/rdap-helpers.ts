@@ -1,5 +1,5 @@
 import { ManualClock } from '@repo/server-kit';
-import { tempDir } from '@repo/server-kit/testing';
+import { tempDir, testTimeoutEnv } from '@repo/server-kit/testing';
 import { startUpstreamSim, type UpstreamSim } from '@repo/upstream-sim';
 import { type Config, loadDomainIntelConfig } from '../src/config.ts';
 import { createRdapEngine, type RdapEngine } from '../src/rdap/engine.ts';
@@ -9,8 +9,10 @@ export function simRdapEnv(sim: UpstreamSim, extra: Record<string, string> = {})
   return {
     RDAP_BOOTSTRAP_URL: `${sim.url}/rdap/bootstrap/dns.json`,
     RDAP_ALLOW_INSECURE: '1',
-    RDAP_REQUEST_TIMEOUT_MS: '1000',
-    RDAP_CONNECT_TIMEOUT_MS: '1000',
+    RDAP_REQUEST_TIMEOUT_MS: testTimeoutEnv(1_000),
+    RDAP_CONNECT_TIMEOUT_MS: testTimeoutEnv(1_000),
+    // The default budget scaled alike, so a hanging server still meets the request timeout first.
+    RDAP_LOOKUP_BUDGET_MS: testTimeoutEnv(10_000),
     RDAP_RETRY_MAX_WAIT_MS: '0',
     // Only the simulator's bootstrap: the built-in table of extra servers names real registries.
     RDAP_EXTRA_SERVERS: '{}',

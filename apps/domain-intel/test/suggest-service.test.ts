@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { tempDir } from '@repo/server-kit/testing';
+import { tempDir, testTimeout } from '@repo/server-kit/testing';
 import fc from 'fast-check';
 import type { AvailabilityVerdict } from '../src/suggest/confirmation.ts';
 import { type AvailabilityChecker, SuggestionService } from '../src/suggest/suggestion-service.ts';
@@ -31,7 +31,7 @@ class ScriptedAvailability implements AvailabilityChecker {
 
 const settings = {
   defaultTlds: ['com', 'net', 'org', 'io'],
-  deadlineMs: 5_000,
+  deadlineMs: testTimeout(5_000),
   maxResults: 20,
   confirmConcurrency: 8,
   maxRdapChecks: 100,
@@ -111,8 +111,8 @@ describe('SuggestionService', () => {
             // Never answers: an upstream hanging past the deadline.
           }),
     );
-    // Long enough for screening and the immediate answers even on a loaded machine; the hung checks wait it out.
-    const service = new SuggestionService(availability, zone, { ...settings, deadlineMs: 1_000 });
+    // Long enough for screening and the immediate answers; the hung checks wait it out.
+    const service = new SuggestionService(availability, zone, { ...settings, deadlineMs: testTimeout(1_000) });
     const run = await service.suggest({ keyword: 'coffee' });
     assert.deepEqual(
       run.suggestions.map((s) => s.domain),

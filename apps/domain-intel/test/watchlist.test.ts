@@ -4,7 +4,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { WatchTransitionEvent } from '@repo/contracts/domain-intel';
-import { databaseTargets, tempDir } from '@repo/server-kit/testing';
+import { databaseTargets, tempDir, testTimeoutEnv } from '@repo/server-kit/testing';
 import { startUpstreamSim, type UpstreamSim } from '@repo/upstream-sim';
 import { Check } from 'typebox/value';
 import { loadDomainIntelConfig } from '../src/config.ts';
@@ -35,7 +35,7 @@ for (const target of databaseTargets()) {
       receiver = await startReceiver();
       t = await createTestApp({
         target,
-        env: simRdapEnv(sim, { TRACKED_TLDS: 'com,net', DELIVERY_TIMEOUT_MS: '2000' }),
+        env: simRdapEnv(sim, { TRACKED_TLDS: 'com,net', DELIVERY_TIMEOUT_MS: testTimeoutEnv(2_000) }),
       });
     });
     after(async () => {
