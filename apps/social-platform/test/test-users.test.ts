@@ -102,6 +102,28 @@ for (const target of databaseTargets()) {
       }
     });
 
+    it('a test user removes the app from the console: tokens revoked, the app told (app.deauthorized)', async () => {
+      await dev.get(`/developer/apps/${appId}`);
+      const launched = await dev.post(`/developer/apps/${appId}/test-users/launch`, { userId: String(theo.id) });
+      const key = /data-test-user-key>([^<]+)</.exec(launched.body)?.[1] ?? '';
+      const token = (await t.app.inject({ url: '/token.php', query: { key } })).json().token as string;
+      assert.equal((await api(token, { method: 'user.getUser' })).status, 200);
+      await dev.get(`/developer/apps/${appId}`);
+      const removed = await dev.post(`/developer/apps/${appId}/test-users/remove-app`, { userId: String(theo.id) });
+      assert.equal(removed.statusCode, 303);
+      const after = await api(token, { method: 'user.getUser' });
+      assert.equal(after.status, 401);
+      assert.equal(after.body.output.error.code, 'token_revoked');
+      const events = await t.ctx.database.db
+        .selectFrom('app_events')
+        .select(['type', 'payload'])
+        .where('app_id', '=', appId)
+        .execute();
+      const deauthorized = events.filter((event) => event.type === 'app.deauthorized');
+      assert.equal(deauthorized.length, 1);
+      assert.equal(JSON.parse(deauthorized[0]!.payload).data.user_id, theo.id);
+    });
+
     it("a real user's app token never sees them: 404 as for an id nobody has", async () => {
       await dev.post(`/developer/apps/${appId}/publish`, { value: '1' });
       const token = await t.tokenFor(ritaUser.id);

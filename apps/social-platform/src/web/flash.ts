@@ -34,6 +34,7 @@ export const FLASH_MESSAGES = {
   event_redelivered: 'The event is queued to be sent again.',
   test_user_created: 'Test user created. Only this app sees it; it can befriend your other test users.',
   test_users_befriended: 'The test users are friends now; each got a notification.',
+  test_user_app_removed: 'The test user removed your app: its tokens stopped working and your app was told.',
   profile_saved: 'Your profile is saved.',
   friends_visibility_saved: 'Who can see your friends list is saved.',
   photo_visibility_saved: 'Who can see the photo is saved.',

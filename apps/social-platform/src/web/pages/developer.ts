@@ -283,6 +283,14 @@ export async function developerPages(app: FastifyInstance): Promise<void> {
     return 'test_users_befriended';
   });
 
+  // As the test user's own settings would (they never sign in): the grant goes, its tokens are revoked
+  // and the app is told (app.deauthorized), through the same removal as a real user's.
+  action('test-users/remove-app', async (application, { userId }) => {
+    const user = await ctx.testUsers.get(application.id, Number(userId));
+    await ctx.appRemoval.remove(application.id, user.id);
+    return 'test_user_app_removed';
+  });
+
   // A one-time key for a test user, as the canvas would give it: the developer opens the app with it
   // (test users never sign in, so the platform's canvas page is not theirs). The user allows what the
   // app asks for, as a real user does on the consent page.
