@@ -45,6 +45,31 @@ export class QuotaService {
     }));
   }
 
+  /**
+   * Takes `units` calls at once, all or none (a bulk job of that many names): `allowed` false
+   * when they do not all fit in what is left today, and then nothing is counted.
+   */
+  async consumeWhole(caller: Caller, units: number): Promise<QuotaStatus> {
+    const now = this.clock.now();
+    const limit = caller.plan.dailyCallLimit;
+    const resetsAt = nextUtcMidnight(now);
+    const secondsToReset = Math.max(1, Math.ceil((resetsAt - now) / 1000));
+    const { taken, used } = await this.store.takeWhole({
+      accountId: caller.accountId,
+      day: utcDate(now),
+      limit,
+      units,
+      secondsToReset,
+    });
+    return {
+      allowed: taken === units,
+      limit,
+      used,
+      remaining: limit === null ? null : Math.max(0, limit - used),
+      resetsAt,
+    };
+  }
+
   async status(caller: Caller): Promise<QuotaStatus> {
     const now = this.clock.now();
     const limit = caller.plan.dailyCallLimit;

@@ -15,6 +15,12 @@ export interface QuotaStore {
    * unreachable).
    */
   takeMany(requests: readonly QuotaTakeRequest[]): Promise<Array<PromiseSettledResult<QuotaTake>>>;
+  /**
+   * Takes all `units` of one request or none of them (a bulk job is admitted whole or refused
+   * whole, never cut to what is left). Exact under concurrency like `takeMany`: one atomic step
+   * checks and adds, so two jobs racing for the last units never both get them.
+   */
+  takeWhole(request: QuotaTakeRequest): Promise<QuotaTake>;
   /** Gives back one unit taken today (the call failed on our side or upstream). */
   refund(accountId: string, day: string): Promise<void>;
   /** Units used on `day`. */

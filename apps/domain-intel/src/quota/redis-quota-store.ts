@@ -57,6 +57,28 @@ end
 return replies
 `;
 
+// One request taken whole or not at all (a bulk job): KEYS and ARGV as one request of TAKE_MANY
+// (counter, history; limit, ttl, history ttl, units, start). The check and the increment are one
+// step, so concurrent jobs never overshoot; replies {taken, used} or {-2, 0} (start from the record).
+const TAKE_WHOLE = `
+local used = redis.call('GET', KEYS[1])
+local start = tonumber(ARGV[5])
+if not used then
+  if start < 0 then return {-2, 0} end
+  used = start
+  redis.call('SET', KEYS[1], start, 'EX', ARGV[2])
+  if start > 0 then redis.call('SET', KEYS[2], start, 'EX', ARGV[3]) end
+end
+used = tonumber(used)
+local limit = tonumber(ARGV[1])
+local units = tonumber(ARGV[4])
+if limit >= 0 and used + units > limit then return {0, used} end
+used = redis.call('INCRBY', KEYS[1], units)
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+redis.call('SET', KEYS[2], used, 'EX', ARGV[3])
+return {units, used}
+`;
+
 const REFUND = `
 local used = tonumber(redis.call('GET', KEYS[1]) or '0')
 if used > 0 then
@@ -75,6 +97,15 @@ declare module 'ioredis' {
       ...keysThenArgs: Array<string | number>
     ): Result<Array<number | string>, Context>;
     quotaRefund(key: string, historyKey: string): Result<number, Context>;
+    quotaTakeWhole(
+      key: string,
+      historyKey: string,
+      limit: number,
+      ttl: number,
+      historyTtl: number,
+      units: number,
+      start: number,
+    ): Result<[number, number], Context>;
   }
 }
 
@@ -99,6 +130,35 @@ export class RedisQuotaStore implements QuotaStore {
     // No fixed numberOfKeys: each call says how many (two per request).
     redis.defineCommand('quotaTakeMany', { lua: TAKE_MANY });
     redis.defineCommand('quotaRefund', { numberOfKeys: 2, lua: REFUND });
+    redis.defineCommand('quotaTakeWhole', { numberOfKeys: 2, lua: TAKE_WHOLE });
+  }
+
+  /** One script on the account's slot; a counter Redis does not hold starts from the record's count. */
+  async takeWhole(request: QuotaTakeRequest): Promise<QuotaTake> {
+    const record = this.#record;
+    let [taken, used] = await this.#takeWhole(request, record ? -1 : 0);
+    if (taken === NEEDS_START && record) {
+      const [floor] = await record.floors([request]);
+      [taken, used] = await this.#takeWhole(request, floor ?? 0);
+    }
+    if (taken === NEEDS_START) throw new Error('The quota counter could not be started from its record.');
+    record?.note(request.accountId, request.day, used);
+    return { taken, used };
+  }
+
+  #takeWhole(
+    { accountId, day, limit, units, secondsToReset }: QuotaTakeRequest,
+    start: number,
+  ): Promise<[number, number]> {
+    return this.#redis.quotaTakeWhole(
+      this.#keys.counter(accountId, day),
+      this.#keys.history(accountId, day),
+      limit ?? -1,
+      secondsToReset,
+      secondsToReset + (HISTORY_DAYS - 1) * 86_400,
+      units,
+      start,
+    );
   }
 
   /**

@@ -100,6 +100,16 @@ export class SqlQuotaStore implements QuotaStore {
     return { taken, used: await usedOn(executor, accountId, day) };
   }
 
+  /** The same upsert as a take: it adds the units only while all of them fit, so it never takes part. */
+  async takeWhole({ accountId, day, limit, units }: QuotaTakeRequest): Promise<QuotaTake> {
+    const bound = limit ?? UNLIMITED;
+    if (units <= bound) {
+      const [row] = await this.#increment(accountId, day, units, units, bound - units);
+      if (row) return { taken: units, used: row.used };
+    }
+    return { taken: 0, used: await usedOn(this.db, accountId, day) };
+  }
+
   async refund(accountId: string, day: string): Promise<void> {
     await this.db
       .updateTable('quota_usage')
