@@ -324,6 +324,35 @@ export interface RdapRateEstimateTable {
   estimated_at: number;
 }
 
+/** A bulk availability job (bulk/): queued, running, done, cancelled or failed. */
+export interface BulkCheckTable {
+  id: string;
+  account_id: string;
+  status: string;
+  /** Distinct entries (valid and malformed), each one item. */
+  total: number;
+  /** Items decided so far. */
+  done: number;
+  /** Malformed entries among them (decided at submission). */
+  invalid: number;
+  /** Entries merged into an earlier one after normalisation. */
+  duplicates: number;
+  created_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+  /** Why the job failed (status failed). */
+  error: string | null;
+}
+
+/** One distinct entry of a bulk job, in the order given; `result` is its JSON Availability once decided. */
+export interface BulkCheckItemTable {
+  job_id: string;
+  position: number;
+  /** The normalised name, or the entry as given when it is malformed. */
+  domain: string;
+  result: string | null;
+}
+
 export interface DB {
   accounts: AccountTable;
   subscriptions: SubscriptionTable;
@@ -352,6 +381,8 @@ export interface DB {
   watched_domains: WatchedDomainTable;
   rdap_batch_times: RdapBatchTimeTable;
   rdap_rate_estimates: RdapRateEstimateTable;
+  bulk_checks: BulkCheckTable;
+  bulk_check_items: BulkCheckItemTable;
 }
 
 export type { Generated };
