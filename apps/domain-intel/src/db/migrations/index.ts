@@ -17,6 +17,7 @@ import { feedFillfactorMigration } from './0090_feed_fillfactor.ts';
 import { rdapBatchTimesMigration } from './0095_rdap_batch_times.ts';
 import { rdapRateEstimatesMigration } from './0096_rdap_rate_estimates.ts';
 import { savedFilterAsTypedMigration } from './0097_saved_filter_as_typed.ts';
+import { bulkChecksMigration } from './0150_bulk_checks.ts';
 
 /**
  * Every migration of the service, one file each, run in name order on SQLite and Postgres.
@@ -41,4 +42,5 @@ export const migrations: MigrationSet = (dialect) => ({
   '0095_rdap_batch_times': rdapBatchTimesMigration(dialect),
   '0096_rdap_rate_estimates': rdapRateEstimatesMigration(dialect),
   '0097_saved_filter_as_typed': savedFilterAsTypedMigration(),
+  '0150_bulk_checks': bulkChecksMigration(dialect),
 });
