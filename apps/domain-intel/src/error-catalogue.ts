@@ -464,6 +464,22 @@ export const errorCatalogue = defineErrorCatalogue({
     meaning: 'The account does not watch this domain.',
     action: 'List your watchlist with GET /v1/watchlist.',
   },
+  // Bulk availability jobs (/account/bulk-checks)
+  empty_domain_list: {
+    status: 400,
+    meaning: 'The bulk list holds no name: an empty domains array, or a text body without a non-blank line.',
+    action: 'Send at least one name: {"domains": ["example.com"]}, or one name per line as text/plain or text/csv.',
+  },
+  bulk_check_not_found: {
+    status: 404,
+    meaning: 'The account has no bulk check with this id.',
+    action: 'List your bulk checks with GET /account/bulk-checks.',
+  },
+  bulk_check_finished: {
+    status: 409,
+    meaning: 'The bulk check is already done, cancelled or failed, so there is nothing to cancel.',
+    action: 'Nothing to do; its results stay downloadable.',
+  },
 });
 
 export type ErrorCode = (typeof errorCatalogue.entries)[number]['code'];
