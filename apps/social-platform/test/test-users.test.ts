@@ -73,7 +73,13 @@ for (const target of databaseTargets()) {
       assert.equal(launched.statusCode, 200);
       const key = /data-test-user-key>([^<]+)</.exec(launched.body)?.[1];
       assert.ok(key, 'the console shows a one-time key');
-      assert.match(launched.body, new RegExp(`href="https://quiz\\.example/canvas\\?key=${key}"`));
+      const link = new URL(
+        (/href="([^"]+)"[^>]*data-test-user-launch/.exec(launched.body)?.[1] ?? '').replaceAll('&amp;', '&'),
+      );
+      assert.equal(link.origin + link.pathname, 'https://quiz.example/canvas');
+      assert.equal(link.searchParams.get('key'), key, 'the launch the canvas would give');
+      assert.equal(link.searchParams.get('user_id'), String(tess.id));
+      assert.match(link.searchParams.get('sign') ?? '', /^[0-9a-f]{64}$/);
       const exchanged = await t.app.inject({ url: '/token.php', query: { key } });
       assert.equal(exchanged.statusCode, 200, exchanged.body);
       const token = exchanged.json().token as string;

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Application, appNotFound, permissionsOf } from '../../applications/applications-service.ts';
 import { PERMISSION_NAMES, PERMISSIONS } from '../../applications/permissions.ts';
 import { appError } from '../../error-catalogue.ts';
-import { canvasOriginProblem } from '../canvas-url.ts';
+import { canvasFrameUrl, canvasOriginProblem } from '../canvas-url.ts';
 import { type FlashKey, setFlash } from '../flash.ts';
 import { type FieldErrors, textFields } from '../forms.ts';
 import { passNewSecret } from '../new-secret-cookie.ts';
@@ -303,8 +303,16 @@ export async function developerPages(app: FastifyInstance): Promise<void> {
       const user = await ctx.testUsers.get(application.id, Number(userId));
       await ctx.grants.grant(application.id, user.id, permissionsOf(application));
       const key = await ctx.appAuth.issueAppKey(application.id, user.id);
-      const url = new URL(application.canvas_url);
-      url.searchParams.set('key', key);
+      // The launch the canvas would give: the key with the signed app_id, user_id, platform_origin and ts.
+      const url = canvasFrameUrl({
+        canvasUrl: application.canvas_url,
+        key,
+        appId: application.id,
+        userId: user.id,
+        platformOrigin: new URL(`${request.protocol}://${request.host}`).origin,
+        secret: ctx.apps.secretOf(application),
+        ts: Math.floor(ctx.clock.now() / 1000),
+      });
       return renderConsole(request, reply, application, { launch: { fullName: user.full_name, key, url: url.href } });
     },
   );
