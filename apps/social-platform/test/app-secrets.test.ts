@@ -45,11 +45,12 @@ for (const target of databaseTargets()) {
           .select('secret_sealed')
           .where('id', '=', application.id)
           .executeTakeFirstOrThrow();
-        assert.ok(row.secret_sealed?.startsWith('v1.'));
-        assert.ok(!row.secret_sealed.includes(application.secret));
-        assert.equal(t.ctx.apps.secretOf({ id: application.id, secret_sealed: row.secret_sealed }), application.secret);
+        const sealed = row.secret_sealed ?? '';
+        assert.ok(sealed.startsWith('v1.'));
+        assert.ok(!sealed.includes(application.secret));
+        assert.equal(t.ctx.apps.secretOf({ id: application.id, secret_sealed: sealed }), application.secret);
         // Sealed for this APP ID: the same text on another app's row does not open.
-        assert.throws(() => t.ctx.apps.secretOf({ id: application.id + 1, secret_sealed: row.secret_sealed }));
+        assert.throws(() => t.ctx.apps.secretOf({ id: application.id + 1, secret_sealed: sealed }));
       }));
 
     it('trades a key with the right sig; a wrong sig is 401 invalid_signature and leaves the key unused', () =>
