@@ -18,6 +18,7 @@ import { canvasScriptRoutes } from './routes/canvas-script-routes.ts';
 import { dataDeletionRoutes } from './routes/data-deletion-routes.ts';
 import { iconRoutes } from './routes/icon-routes.ts';
 import { mediaRoutes } from './routes/media-routes.ts';
+import { openApiRoutes } from './routes/openapi-routes.ts';
 import webRoutes from './routes/web/index.ts';
 
 declare module 'fastify' {
@@ -75,7 +76,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   // The records of api.php, as components the method outputs point at.
   for (const schema of API_RECORD_SCHEMAS) app.addSchema(schema);
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(openApiRoutes);
   await app.register(metricsPlugin, { prefix: 'social_platform_', access: metricsAccess(config) });
 
   await app.register(healthRoutes(() => ({ db: ctx.database.db, redis: ctx.redis })));

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
@@ -22,6 +20,7 @@ import { inboxPages } from './pages/inbox.ts';
 import { notificationPages } from './pages/notifications.ts';
 import { peoplePages } from './pages/people.ts';
 import { ownPhotoPages, photoPages } from './pages/photos.ts';
+import { picoStylesheet } from './pages/pico.ts';
 import { profilePages } from './pages/profile.ts';
 import { settingsPages } from './pages/settings.ts';
 import { csrfUserInfo } from './render.ts';
@@ -32,8 +31,6 @@ import type { WebContext } from './web-context.ts';
 
 const VIEWS_DIR = fileURLToPath(new URL('./views', import.meta.url));
 const PUBLIC_DIR = fileURLToPath(new URL('./public', import.meta.url));
-// Pico CSS, the pages' foundation (the same theme as Domain Intelligence's pages), from node_modules.
-const PICO_CSS = createRequire(import.meta.url).resolve('@picocss/pico/css/pico.blue.min.css');
 
 /**
  * The platform's web pages: sessions, form protection, templates, styles and every page.
@@ -82,14 +79,6 @@ export async function webPlugin(app: FastifyInstance): Promise<void> {
     maxAge: config.NODE_ENV === 'production' ? '1h' : 0,
   });
 
-  const pico = readFileSync(PICO_CSS);
-  app.get('/assets/pico.min.css', async (_request, reply) =>
-    reply
-      .type('text/css; charset=utf-8')
-      .header('Cache-Control', config.NODE_ENV === 'production' ? 'public, max-age=3600' : 'no-cache')
-      .send(pico),
-  );
-
   app.addHook('onRequest', async (request, reply) => {
     applyPageSecurityHeaders(reply, { publicOrigin: app.web.publicOrigin });
     if (!request.url.startsWith('/assets/')) await loadViewer(request, reply, cookies);
@@ -97,6 +86,7 @@ export async function webPlugin(app: FastifyInstance): Promise<void> {
   installWebErrorPages(app);
   installWebNotFoundPage(app);
 
+  await app.register(picoStylesheet);
   await app.register(homePage);
   await app.register(authPages);
   await app.register(profilePages);
