@@ -39,6 +39,8 @@ program
     // Used and expired keys and tokens are only kept a day, for replay detection and audits.
     const purge = setInterval(() => {
       ctx.appAuth.purgeExpired().catch((error) => app.log.warn({ err: error }, 'purging expired keys failed'));
+      // Events to apps stay in the console's delivery log for 30 days once settled.
+      ctx.appEvents.purgeOld().catch((error) => app.log.warn({ err: error }, 'purging old app events failed'));
     }, HOUR_MS);
     purge.unref();
     // Events are sent as they happen; this round sends the retries that fall due (and any another instance left).

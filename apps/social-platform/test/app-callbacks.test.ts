@@ -238,7 +238,7 @@ for (const target of databaseTargets()) {
         verified(receiver.deliveries.at(-1)!, application.secret);
       }));
 
-    it('an app without a callback URL: events are logged, nothing is sent', () =>
+    it('an app without a callback URL: events are logged, nothing is sent; settled events go after 30 days', () =>
       withApp(async (t) => {
         const owner = await t.user('owner');
         const user = await t.user('player');
@@ -254,6 +254,12 @@ for (const target of databaseTargets()) {
         const [event] = await t.ctx.appEvents.recent(application.id);
         assert.equal(event!.state, 'no_callback');
         assert.equal(receiver.deliveries.length, 0);
+        // Settled events leave the log after 30 days.
+        t.clock.advance(30 * 24 * HOUR - 1);
+        assert.equal(await t.ctx.appEvents.purgeOld(), 0);
+        t.clock.advance(2);
+        assert.equal(await t.ctx.appEvents.purgeOld(), 1);
+        assert.deepEqual(await t.ctx.appEvents.recent(application.id), []);
       }));
 
     it('the SSRF guard: private and loopback callback URLs are refused (loopback only in the insecure mode)', () =>

@@ -218,6 +218,16 @@ export class AppEvents {
     if (this.options.deliverOnEmit) this.kick();
   }
 
+  /** Deletes events delivered, given up or never sent more than `keepMs` ago (the log shows recent ones); returns how many. */
+  async purgeOld(keepMs = 30 * 86_400_000): Promise<number> {
+    const result = await this.db
+      .deleteFrom('app_events')
+      .where('state', '!=', 'pending')
+      .where('created_at', '<', this.clock.now() - keepMs)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   /** The app's newest events, newest first: the console's delivery log. */
   recent(appId: number): Promise<AppEvent[]> {
     return this.db
