@@ -67,6 +67,7 @@ function environment(context: RunContext, sample?: Sample): NodeJS.ProcessEnv {
     DATA_DIR: stack.dataDir,
     DATABASE_URL: '',
     REDIS_URL: '',
+    REDIS_CLUSTER_URLS: '',
     KEY: stack.key,
     DI_KEY: stack.key,
     BASE: sample && PLATFORM_GUIDES.has(sample.file) ? stack.platform : stack.domainIntel,

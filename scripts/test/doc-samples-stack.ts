@@ -71,6 +71,10 @@ export async function startStack(): Promise<Stack> {
     cwd: root,
     env: {
       ...process.env,
+      // The demo as a reader starts it: on its embedded defaults, whatever databases the test run has.
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      REDIS_CLUSTER_URLS: '',
       DATA_DIR: dataDir,
       DOMAIN_INTEL_PORT: String(domainIntelPort),
       PLATFORM_PORT: String(platformPort),
@@ -106,7 +110,7 @@ export async function startStack(): Promise<Stack> {
   async function ready(): Promise<Stack> {
     const demoEmail = /account (\S+@\S+?)\)/.exec(stdout)?.[1];
     assert.ok(demoEmail, stdout);
-    const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '' };
+    const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', REDIS_CLUSTER_URLS: '' };
     const { stdout: created } = await promisify(execFile)(
       process.execPath,
       [
