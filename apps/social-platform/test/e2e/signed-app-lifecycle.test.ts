@@ -146,4 +146,28 @@ describe('an app with its secret, from registration to removal, in a browser', {
     const [deletion] = await platform.platform.database.db.selectFrom('data_deletion_requests').selectAll().execute();
     assert.equal(deletion?.status, 'completed');
   });
+
+  it('a test user launches the app from the console and removes it: the app hears app.deauthorized for them', async () => {
+    const heard = sample!.app.sample.events.length;
+    await dev.goto(url(`/developer/apps/${appId}`));
+    await dev.getByLabel('Name of a new test user (optional)').fill('Tess Tester');
+    await dev.getByRole('button', { name: 'Create test user' }).click();
+    await dev.getByText('Test user created.').waitFor();
+    await dev.getByRole('button', { name: /^Launch as/ }).click();
+    const [app] = await Promise.all([
+      dev.context().waitForEvent('page'),
+      dev.getByRole('link', { name: 'Open your app as Tess Tester' }).click(),
+    ]);
+    // The launch link is signed like a canvas launch, and the app (which requires signing) accepts it.
+    await app.getByTestId('user-name').waitFor();
+    assert.equal(await app.getByTestId('user-name').innerText(), 'Tess Tester');
+    await dev.getByRole('button', { name: /^Remove the app/ }).click();
+    await dev.getByText('The test user removed your app').waitFor();
+    await platform.platform.appEvents.settled();
+    const events = sample!.app.sample.events.slice(heard);
+    assert.deepEqual(
+      events.map((event) => event.type),
+      ['app.deauthorized'],
+    );
+  });
 });
