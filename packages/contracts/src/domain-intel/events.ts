@@ -185,6 +185,29 @@ export const DeliveryFailedEvent = eventOf(
   },
 );
 
+export const BulkCheckCompletedEvent = eventOf(
+  'bulk_check.completed',
+  Type.Object({
+    id: Type.String({ description: 'The bulk check (GET /account/bulk-checks/{id})' }),
+    total: Type.Integer({ description: 'Items of the job (distinct entries)' }),
+    available: Type.Integer({ description: 'Items found available' }),
+    registered: Type.Integer({ description: 'Items found registered or reserved' }),
+    unknown: Type.Integer({ description: 'Items no registry answered for (retry them later)' }),
+    invalid: Type.Integer({ description: 'Malformed entries' }),
+    results_url: Type.String({ description: 'Where the items download (NDJSON; ?format=csv for CSV)' }),
+  }),
+  'Every item of a bulk availability job is decided; its results are ready to download.',
+  {
+    id: 'bulk_4Rt8mWq2',
+    total: 10000,
+    available: 2113,
+    registered: 7790,
+    unknown: 91,
+    invalid: 6,
+    results_url: '/account/bulk-checks/bulk_4Rt8mWq2/results',
+  },
+);
+
 /** Every webhook body by its `type`. */
 export const WEBHOOK_EVENTS = {
   'filter.batch': FilterBatchEvent,
@@ -195,6 +218,7 @@ export const WEBHOOK_EVENTS = {
   'subscription.ending': SubscriptionEndingEvent,
   'watch.transition': WatchTransitionEvent,
   'delivery.failed': DeliveryFailedEvent,
+  'bulk_check.completed': BulkCheckCompletedEvent,
 } as const satisfies Record<string, TObject>;
 
 export type WebhookEventType = keyof typeof WEBHOOK_EVENTS;
