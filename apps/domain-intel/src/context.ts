@@ -9,6 +9,7 @@ import { BillingEvents } from './billing/billing-events.ts';
 import { type BillingLog, BillingService } from './billing/billing-service.ts';
 import { AccountInvoices } from './billing/invoices.ts';
 import { createStripeClient, stripeSettings } from './billing/stripe-client.ts';
+import { type BulkCheckService, createBulkChecks } from './bulk/index.ts';
 import type { Config } from './config.ts';
 import { migrations } from './db/migrations/index.ts';
 import type { DB } from './db/schema.ts';
@@ -96,6 +97,8 @@ export interface AppContext extends Infrastructure<DB> {
   delivery: DeliveryService;
   /** Watched domains followed through the lifecycle, with a `watch.transition` event per move. */
   watchlist: WatchlistService;
+  /** Bulk availability jobs (/account/bulk-checks), worked by the job runner as background traffic. */
+  bulkChecks: BulkCheckService;
   close(): Promise<void>;
 }
 
@@ -240,6 +243,17 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       `subscription.ending:${notice.accountId}:${notice.endsAt}`,
     );
   });
+  const quota = new QuotaService(quotaStore, clock);
+  const bulkChecks = createBulkChecks(config, {
+    db: database.db,
+    rdap,
+    redis,
+    clock,
+    zonePresence: zoneIndex,
+    quota,
+    delivery,
+    onError: reportBackgroundError,
+  });
   return {
     config,
     database,
@@ -247,7 +261,8 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     clock,
     accounts,
     onAccountEvent,
-    quota: new QuotaService(quotaStore, clock),
+    quota,
+    bulkChecks,
     snapshots: zonesModule.snapshots,
     zones: zonesModule.zones,
     zoneIndex,

@@ -4,6 +4,7 @@ import type { DB } from './schema.ts';
 export type DataModule =
   | 'accounts'
   | 'billing'
+  | 'bulk'
   | 'dashboard'
   | 'delivery'
   | 'enrich'
@@ -50,4 +51,6 @@ export const TABLE_OWNERS = {
   filter_matches: 'delivery',
   deliveries: 'delivery',
   watched_domains: 'watchlist',
+  bulk_checks: 'bulk',
+  bulk_check_items: 'bulk',
 } as const satisfies Record<keyof DB, DataModule>;
