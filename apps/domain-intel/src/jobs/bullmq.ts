@@ -48,7 +48,9 @@ export async function startBullmqWorker(
       log.info(outcome.status === 'completed' ? `${name} pipeline finished` : `${name} pipeline skipped (lease held)`);
       return outcome.status === 'completed' ? outcome.result : { skipped: true };
     },
-    { connection: workerConnection, prefix, concurrency: 2 },
+    // Three at once: a long bulk-checks run holds one, and the daily run another, while the
+    // deliveries and the watchlist still get the third.
+    { connection: workerConnection, prefix, concurrency: 3 },
   );
   worker.on('failed', (job, error) => log.error(error, `${job?.name ?? 'pipeline'} job failed`));
   return {

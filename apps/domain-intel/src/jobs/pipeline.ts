@@ -10,7 +10,7 @@ const MINUTE = 60_000;
 /** An hourly run stops starting RDAP lookups after this long, so runs never pile up. */
 const HOURLY_RDAP_BUDGET_MS = 45 * MINUTE;
 
-export type JobName = 'daily' | 'hourly' | 'deliveries' | 'watchlist';
+export type JobName = 'daily' | 'hourly' | 'deliveries' | 'watchlist' | 'bulk-checks';
 /** A watchlist round stops starting RDAP lookups after this long (it runs every 5 minutes). */
 const WATCHLIST_RDAP_BUDGET_MS = 4 * MINUTE;
 
@@ -28,6 +28,7 @@ export type JobServices = Pick<
   | 'jobLeases'
   | 'delivery'
   | 'watchlist'
+  | 'bulkChecks'
 >;
 
 export interface TldDayReport {
@@ -54,6 +55,16 @@ export interface HourlyReport {
 
 export type DeliveryRunReport = Awaited<ReturnType<AppContext['delivery']['run']>>;
 export type WatchlistReport = Awaited<ReturnType<AppContext['watchlist']['follow']>>;
+export type BulkChecksReport = Awaited<ReturnType<AppContext['bulkChecks']['run']>>;
+
+/**
+ * The bulk availability jobs, one after another, under one lease renewed like every job's: a
+ * worker killed mid-job leaves its lease to lapse, and the next run (or a recovery check) resumes
+ * the job from its first undecided item.
+ */
+function runBulkChecks(ctx: JobServices): Promise<LeasedOutcome<BulkChecksReport>> {
+  return runLeased(ctx.jobLeases, LEASES['bulk-checks'], leaseMs(ctx), () => ctx.bulkChecks.run());
+}
 
 /** One watchlist round (lifecycle evidence, then due RDAP re-checks) under its own lease. */
 function runWatchlist(ctx: JobServices): Promise<LeasedOutcome<WatchlistReport>> {
@@ -155,17 +166,19 @@ export function runJob(
 ): Promise<LeasedOutcome<HourlyReport>>;
 export function runJob(ctx: JobServices, name: 'deliveries'): Promise<LeasedOutcome<DeliveryRunReport>>;
 export function runJob(ctx: JobServices, name: 'watchlist'): Promise<LeasedOutcome<WatchlistReport>>;
+export function runJob(ctx: JobServices, name: 'bulk-checks'): Promise<LeasedOutcome<BulkChecksReport>>;
 export function runJob(
   ctx: JobServices,
   name: JobName,
   options?: { date?: string; progress?: JobProgress },
-): Promise<LeasedOutcome<DailyReport | HourlyReport | DeliveryRunReport | WatchlistReport>>;
+): Promise<LeasedOutcome<DailyReport | HourlyReport | DeliveryRunReport | WatchlistReport | BulkChecksReport>>;
 export function runJob(
   ctx: JobServices,
   name: JobName,
   options: { date?: string; progress?: JobProgress } = {},
-): Promise<LeasedOutcome<DailyReport | HourlyReport | DeliveryRunReport | WatchlistReport>> {
+): Promise<LeasedOutcome<DailyReport | HourlyReport | DeliveryRunReport | WatchlistReport | BulkChecksReport>> {
   if (name === 'deliveries') return runDeliveries(ctx);
+  if (name === 'bulk-checks') return runBulkChecks(ctx);
   if (name === 'watchlist') return runWatchlist(ctx);
   return name === 'daily'
     ? runLeased(ctx.jobLeases, LEASES.daily, leaseMs(ctx), () => runDailyPipeline(ctx, options))
@@ -177,6 +190,7 @@ const LEASES: Record<JobName, string> = {
   hourly: 'pipeline:hourly',
   deliveries: 'deliveries',
   watchlist: 'watchlist',
+  'bulk-checks': 'bulk-checks',
 };
 
 /**

@@ -10,6 +10,11 @@ export const SCHEDULES = {
   deliveries: '* * * * *',
   /** Watched domains: lifecycle evidence, then the RDAP re-checks that are due. */
   watchlist: '*/5 * * * *',
+  /**
+   * Bulk availability jobs, every 5 seconds (six fields: seconds first): a firing while a run
+   * holds the lease is skipped at once, and a run works every queued job before it ends.
+   */
+  'bulk-checks': '*/5 * * * * *',
 } as const;
 
 /**
