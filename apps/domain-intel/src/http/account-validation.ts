@@ -22,6 +22,8 @@ const watchedDomain: FieldRule = (error) => {
   return appError('invalid_domain', 'domain must be a name such as example.com, given as text.');
 };
 
+const bulkCheckNotFound = fixed('bulk_check_not_found', 'The account has no bulk check with this id.');
+
 const paging = (name: 'limit' | 'offset'): FieldRule =>
   fixed(`invalid_${name}`, `${name} must be given once, as a whole number.`, { details: { parameter: name } });
 
@@ -63,6 +65,26 @@ const FIELD_RULES: Readonly<Record<string, Readonly<Record<string, FieldRule>>>>
   'DELETE /account/targets/:id': { id: notFound('target_not_found', 'delivery target') },
   'POST /account/deliveries/:id/redeliver': { id: notFound('delivery_not_found', 'delivery') },
   'POST /account/watchlist': { domain: watchedDomain },
+  'POST /account/bulk-checks': {
+    domains: fixed(
+      'invalid_request',
+      'domains must be a list of names given as text, such as {"domains": ["example.com", "example.net"]}.',
+      { details: { field: 'domains' } },
+    ),
+    // The body as a whole (a JSON list, a number): it is neither the object nor a text upload.
+    '': fixed(
+      'invalid_request',
+      'Send {"domains": [...]} as JSON, or the names as text/plain (one per line) or text/csv (first column).',
+      { details: { accepted: ['application/json', 'text/plain', 'text/csv'] } },
+    ),
+  },
+  'GET /account/bulk-checks': { limit: paging('limit'), offset: paging('offset') },
+  'GET /account/bulk-checks/:id': { id: bulkCheckNotFound },
+  'GET /account/bulk-checks/:id/results': {
+    id: bulkCheckNotFound,
+    format: fixed('invalid_format', 'format must be ndjson or csv.', { details: { parameter: 'format' } }),
+  },
+  'POST /account/bulk-checks/:id/cancel': { id: bulkCheckNotFound },
   'DELETE /account/watchlist/:domain': { domain: watchedDomain },
 };
 
