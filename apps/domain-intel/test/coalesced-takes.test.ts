@@ -21,6 +21,9 @@ function recordingStore() {
         return { status: 'fulfilled', value: { taken, used: used + taken } };
       });
     },
+    async takeWhole() {
+      throw new Error('CoalescedTakes never takes whole');
+    },
     async refund() {},
     async used(accountId, day) {
       return counts.get(`${accountId}:${day}`) ?? 0;
