@@ -21,7 +21,7 @@ async function assertNoSidewaysScroll(page: Page, what: string): Promise<void> {
     scrollWidth: document.documentElement.scrollWidth,
     innerWidth: window.innerWidth,
     widest: Math.max(
-      ...[...document.querySelectorAll('article > *')].map((block) => block.getBoundingClientRect().right),
+      ...Array.from(document.querySelectorAll('article > *')).map((block) => block.getBoundingClientRect().right),
     ),
   }));
   assert.ok(scrollWidth <= innerWidth, `${what}: ${scrollWidth} px wide in a ${innerWidth} px window`);
