@@ -19,10 +19,7 @@ describe('the app guide served at /docs/guides/apps', () => {
     assert.equal(index.headers.location, '/docs/guides/apps');
     const page = await t.app.inject('/docs/guides/apps');
     assert.equal(page.statusCode, 200);
-    assert.match(
-      page.body,
-      /<title>[^<]+· Social Platform<\/title>/,
-    );
+    assert.match(page.body, /<title>[^<]+· Social Platform<\/title>/);
     assert.match(page.body, /href="\/assets\/platform\.css"/);
     assert.match(page.body, /<h1 id="[a-z0-9-]+">/);
     assert.equal((await t.app.inject('/assets/guide.css')).statusCode, 200);

@@ -35,11 +35,7 @@ export const appSecretsMigration = (dialect: Dialect): Migration => ({
       .addColumn('last_error', 'text')
       .addColumn('delivered_at', int8)
       .execute();
-    await db.schema
-      .createIndex('app_events_due_idx')
-      .on('app_events')
-      .columns(['state', 'next_attempt_at'])
-      .execute();
+    await db.schema.createIndex('app_events_due_idx').on('app_events').columns(['state', 'next_attempt_at']).execute();
     await db.schema.createIndex('app_events_app_idx').on('app_events').columns(['app_id', 'created_at']).execute();
     await db.schema
       .createTable('data_deletion_requests')
