@@ -14,15 +14,15 @@ const PAGING = { maxLimit: 100, maxOffset: 10_000, defaultLimit: 20 };
 /** 10,000 names of up to 253 characters, quoted and separated, with room to spare. */
 const BODY_LIMIT = 4 * 1_048_576;
 
-/** A JSON list, or a text upload (one name per line, or a CSV whose first column holds them). */
-const BulkCheckBody = Type.Union([
-  Type.Object({
-    domains: Type.Array(Type.String(), {
-      description: `Up to ${BULK_CHECK_MAX_DOMAINS.toLocaleString('en')} names, as /v1/check takes them`,
-    }),
+/**
+ * The list as JSON. A text upload is turned into the same object by this scope's parsers (one
+ * name per line, or a CSV's first column), so one schema validates both and the handler sees one shape.
+ */
+const BulkCheckBody = Type.Object({
+  domains: Type.Array(Type.String(), {
+    description: `Up to ${BULK_CHECK_MAX_DOMAINS.toLocaleString('en')} names, as /v1/check takes them`,
   }),
-  Type.String({ description: 'text/plain: one name per line; text/csv: the first column (a header row is skipped)' }),
-]);
+});
 
 const BulkCheckPage = EnvelopeWithMeta(
   Type.Array(BulkCheck),
@@ -41,10 +41,13 @@ function resultsFormat(format: string | undefined, accept: string | undefined): 
 /** /account/bulk-checks: availability of up to 10,000 names as a job, results downloaded when decided. */
 const bulkCheckRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { bulkChecks } = app.ctx;
-  // Fastify reads text/plain as a string itself; a CSV upload likewise (this scope only).
-  app.addContentTypeParser('text/csv', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_request, body, done) =>
-    done(null, body),
-  );
+  // Text uploads become the JSON body's shape before validation (this scope only).
+  app.removeContentTypeParser('text/plain');
+  for (const type of ['text/plain', 'text/csv']) {
+    app.addContentTypeParser(type, { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_request, body, done) =>
+      done(null, { domains: namesOfText(String(body), type === 'text/csv') }),
+    );
+  }
 
   app.post(
     '/bulk-checks',
@@ -55,30 +58,20 @@ const bulkCheckRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Start a bulk availability check (Starter, Enterprise)',
         description:
           `Up to ${BULK_CHECK_MAX_DOMAINS.toLocaleString('en')} names as JSON {"domains": [...]}, or uploaded as ` +
-          'text/plain (one per line) or text/csv (the first column). Duplicates are merged after normalisation; a ' +
+          'text/plain (one per line) or text/csv (the first column; a header row named domain is skipped). Duplicates are merged after normalisation; a ' +
           'malformed name becomes an item of its own (status invalid, its error code as reason) and the job runs on. ' +
           'Each distinct valid name counts one call of the daily quota, all taken now: a job bigger than what is ' +
           'left is refused whole (429 quota_exceeded, nothing counted). The job runs in the background within ' +
           "each registry's rate limits, behind interactive calls; poll GET /account/bulk-checks/{id} or take the " +
           '`bulk_check.completed` webhook.',
         tags: ['management'],
-        consumes: ['application/json', 'text/plain', 'text/csv'],
         body: BulkCheckBody,
         response: { 202: Envelope(BulkCheck), ...managementErrors },
       },
     },
     async (request, reply) => {
       requirePlanFeature(request, 'bulkCheck', 'Bulk checks');
-      const { body } = request;
-      const contentType = request.headers['content-type'] ?? '';
-      if (typeof body === 'string' && !/^text\//i.test(contentType)) {
-        // JSON that validation turned into text (a one-element list is coerced to its element).
-        throw appError('invalid_request', 'A JSON body must be an object: {"domains": ["example.com", ...]}.', {
-          details: { accepted: ['application/json', 'text/plain', 'text/csv'] },
-        });
-      }
-      const names = typeof body === 'string' ? namesOfText(body, /^text\/csv\b/i.test(contentType)) : body.domains;
-      const job = await bulkChecks.submit(callerOf(request), names);
+      const job = await bulkChecks.submit(callerOf(request), request.body.domains);
       return reply.status(202).header('location', `/account/bulk-checks/${job.id}`).send(ok(request, job));
     },
   );
