@@ -1,5 +1,6 @@
 import type {
   Availability,
+  BulkCheck,
   CreatedDeliveryTarget,
   Delivery,
   DeliveryTarget,
@@ -215,6 +216,58 @@ export class DomainIntelClient {
     await this.#send('unwatch', undefined, options, { domain });
   }
 
+  /**
+   * Starts a bulk availability job of up to 10,000 names (Starter and Enterprise). Each distinct
+   * valid name takes one call of the daily quota now, all or none (429 quota_exceeded when they do
+   * not all fit). Answers the queued job; follow it with `bulkCheckStatus`.
+   */
+  async bulkCheck(domains: readonly string[], options?: CallOptions): Promise<BulkCheck> {
+    return this.#send<BulkCheck>('bulkCheck', { domains: [...domains] }, options);
+  }
+
+  /** The account's bulk jobs, newest first. */
+  async bulkChecks(page: { limit?: number; offset?: number } = {}, options?: CallOptions): Promise<Page<BulkCheck>> {
+    const { data, meta } = await this.#call<BulkCheck[]>(
+      'bulkChecks',
+      { limit: text(page.limit), offset: text(page.offset) },
+      options,
+    );
+    return {
+      items: data,
+      total: meta.total ?? data.length,
+      limit: meta.limit ?? data.length,
+      offset: meta.offset ?? 0,
+    };
+  }
+
+  /** A bulk job's status and progress (`done` of `total` items). */
+  async bulkCheckStatus(id: string, options?: CallOptions): Promise<BulkCheck> {
+    return this.#get<BulkCheck>('bulkCheckStatus', {}, options, { id });
+  }
+
+  /**
+   * A bulk job's decided items, read as they download (NDJSON): one /v1/check record per distinct
+   * name, in the order given. Before the job is done, the items decided so far.
+   */
+  async *bulkCheckResults(id: string, options?: CallOptions): AsyncGenerator<Availability> {
+    const operation = DOMAIN_INTEL_OPERATIONS.bulkCheckResults;
+    const body = await this.#transport.stream(
+      {
+        method: operation.method,
+        path: operation.path.replace('{id}', encodeURIComponent(id)),
+        query: { format: 'ndjson' },
+        headers: this.#apiKey ? { authorization: `Bearer ${this.#apiKey}` } : {},
+      },
+      options,
+    );
+    for await (const line of lines(body)) yield JSON.parse(line) as Availability;
+  }
+
+  /** Cancels a queued or running bulk job; the items decided so far stay downloadable. */
+  async cancelBulkCheck(id: string, options?: CallOptions): Promise<BulkCheck> {
+    return this.#send<BulkCheck>('cancelBulkCheck', undefined, options, { id });
+  }
+
   async #get<T>(
     name: OperationName,
     query: Record<string, string | undefined>,
@@ -280,6 +333,27 @@ export class DomainIntelClient {
       remaining: count(headers.get('x-ratelimit-remaining')),
       resetsAt: reset === null ? null : new Date(Number(reset) * 1000),
     };
+  }
+}
+
+/** The non-empty lines of a UTF-8 stream, each as soon as it is complete (browsers and Node alike). */
+async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let pending = '';
+  let finished = false;
+  try {
+    while (!finished) {
+      const { done, value } = await reader.read();
+      finished = done;
+      pending += done ? decoder.decode() : decoder.decode(value, { stream: true });
+      const complete = pending.split('\n');
+      pending = done ? '' : complete.pop()!;
+      for (const line of complete) if (line.trim() !== '') yield line;
+    }
+  } finally {
+    // A caller that stopped early: the rest of the download is not read.
+    if (!finished) await reader.cancel().catch(() => {});
   }
 }
 

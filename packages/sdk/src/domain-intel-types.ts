@@ -7,6 +7,8 @@ import type { FeedRecord } from '@repo/contracts/domain-intel';
 export type {
   AccountEventType,
   Availability,
+  BulkCheck,
+  BulkCheckStatus,
   CreatedDeliveryTarget,
   Delivery,
   DeliveryTarget,

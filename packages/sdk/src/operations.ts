@@ -41,6 +41,12 @@ export const DOMAIN_INTEL_OPERATIONS = {
   redeliver: { method: 'POST', path: '/account/deliveries/{id}/redeliver', query: [] },
   watch: { method: 'POST', path: '/account/watchlist', query: [], body: ['domain'] },
   unwatch: { method: 'DELETE', path: '/account/watchlist/{domain}', query: [] },
+  // Bulk availability jobs: the job takes one call per distinct valid name when it is accepted.
+  bulkCheck: { method: 'POST', path: '/account/bulk-checks', query: [], body: ['domains'] },
+  bulkChecks: { method: 'GET', path: '/account/bulk-checks', query: ['limit', 'offset'] },
+  bulkCheckStatus: { method: 'GET', path: '/account/bulk-checks/{id}', query: [] },
+  bulkCheckResults: { method: 'GET', path: '/account/bulk-checks/{id}/results', query: ['format'] },
+  cancelBulkCheck: { method: 'POST', path: '/account/bulk-checks/{id}/cancel', query: [] },
 } as const satisfies Record<string, HttpOperation>;
 
 export const PLATFORM_ENDPOINTS = {

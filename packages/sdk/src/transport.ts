@@ -91,6 +91,34 @@ export class Transport {
     }
   }
 
+  /**
+   * The answer's body as a stream, for downloads read while they arrive: the timeout covers the
+   * wait for the answer's headers only, the caller's signal the whole read; error statuses throw.
+   */
+  async stream(request: Request, call: CallOptions = {}): Promise<ReadableStream<Uint8Array>> {
+    call.signal?.throwIfAborted();
+    const timeoutMs = call.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const deadline = new AbortController();
+    const timer = timeoutMs > 0 ? setTimeout(() => deadline.abort(new TimeoutError(timeoutMs)), timeoutMs) : undefined;
+    const signal = call.signal ? anySignal([call.signal, deadline.signal]) : deadline.signal;
+    let response: Response;
+    try {
+      response = await this.#fetch(this.url(request.path, request.query), {
+        method: request.method,
+        headers: { ...this.options.headers, ...request.headers },
+        signal,
+      });
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      throw new NetworkError(`Could not reach ${this.#baseUrl}: ${(error as Error).message}`, { cause: error });
+    } finally {
+      clearTimeout(timer);
+    }
+    request.onResponse?.(response);
+    if (!response.ok || !response.body) throw this.readError(response, parseJson(await response.text()));
+    return response.body;
+  }
+
   async #attempt(request: Request, call: CallOptions): Promise<{ response: Response; body: unknown }> {
     call.signal?.throwIfAborted();
     const timeoutMs = call.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { databaseTargets } from '@repo/server-kit/testing';
 import type {
   Availability,
+  BulkCheck,
   Delivery,
   DeliveryTarget,
   FeedRecord,
@@ -208,6 +209,18 @@ const FIELDS = {
     paused: 1,
     added_at: 1,
   } satisfies Record<keyof WatchedDomain, 1>,
+  bulkCheck: {
+    id: 1,
+    status: 1,
+    total: 1,
+    done: 1,
+    invalid: 1,
+    duplicates: 1,
+    created_at: 1,
+    started_at: 1,
+    finished_at: 1,
+    error: 1,
+  } satisfies Record<keyof BulkCheck, 1>,
 };
 
 const PICTURE_AND_PROFILE = {
@@ -304,6 +317,8 @@ describe('the SDK agrees with the served OpenAPI documents', () => {
       ['delivery', '/v1/deliveries'],
       ['watchedDomain', '/v1/watchlist'],
       ['watchedDomain', '/account/watchlist'],
+      ['bulkCheck', '/account/bulk-checks'],
+      ['bulkCheck', '/account/bulk-checks/{id}'],
     ];
     for (const [type, path] of cases) {
       const schema = dataSchema(operationOf(domainIntelDoc, 'GET', path));
