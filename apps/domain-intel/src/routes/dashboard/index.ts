@@ -10,6 +10,7 @@ import { formPageError, registerFormProtection } from '../../http/form-protectio
 import { accountRoutes } from './account.ts';
 import { assetRoutes } from './assets.ts';
 import { billingRoutes } from './billing.ts';
+import { bulkCheckRoutes } from './bulk-checks.ts';
 import { deliveryRoutes } from './delivery.ts';
 import { feedRoutes } from './feed.ts';
 import { signInLinkRoutes } from './sign-in-link.ts';
@@ -56,5 +57,6 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
   feedRoutes(app, sessions);
   deliveryRoutes(app, sessions);
   watchlistRoutes(app, sessions);
+  bulkCheckRoutes(app, sessions);
   signInLinkRoutes(app, sessions, signInLinks);
 };
