@@ -1,3 +1,4 @@
+import { seededRandom } from '../churn/random.ts';
 import { SIM_RDAP_SERVER_IDS, type SimRdapServerId } from './registries.ts';
 
 /** Misbehaviour a simulated RDAP server can be switched to, one set per server. */
@@ -12,6 +13,10 @@ export interface RdapFaults {
   errorStatus: number | null;
   /** Accept the request and never answer. */
   hang: boolean;
+  /** Share of requests (0–1, drawn at random) answered 503, as a registry under load does now and then. */
+  errorShare: number;
+  /** Share of requests (0–1, drawn at random) accepted and never answered: the client's timeout. */
+  hangShare: number;
   /** Answer 200 with a body that is not JSON. */
   malformedJson: boolean;
   /** Answer 200 with a valid JSON body of about this many bytes (null: no). */
@@ -24,6 +29,8 @@ export const NO_FAULTS: Readonly<RdapFaults> = {
   retryAfterSeconds: 1,
   errorStatus: null,
   hang: false,
+  errorShare: 0,
+  hangShare: 0,
   malformedJson: false,
   oversizeBytes: null,
 };
@@ -33,6 +40,8 @@ export class RdapFaultBoard {
   readonly #faults = new Map<SimRdapServerId, RdapFaults>();
   readonly #requests = new Map<SimRdapServerId, number>();
   readonly #recent = new Map<SimRdapServerId, number[]>();
+  /** Draws which requests the shares of errors and hangs fall on: seeded, so a run is repeatable. */
+  readonly #draw = seededRandom(7);
 
   get(server: SimRdapServerId): RdapFaults {
     return this.#faults.get(server) ?? NO_FAULTS;
@@ -63,6 +72,15 @@ export class RdapFaultBoard {
     recent.push(now);
     this.#recent.set(server, recent);
     return recent.length;
+  }
+
+  /** What a request to `server` meets by the shares set on it: an error answer, a hang, or neither. */
+  drawFailure(server: SimRdapServerId): 'error' | 'hang' | null {
+    const { errorShare, hangShare } = this.get(server);
+    if (errorShare <= 0 && hangShare <= 0) return null;
+    const roll = this.#draw();
+    if (roll < errorShare) return 'error';
+    return roll < errorShare + hangShare ? 'hang' : null;
   }
 
   requestCount(server: SimRdapServerId): number {

@@ -149,7 +149,8 @@ async function applyFaults(
   const faults = control.faults.get(server);
   const inLastSecond = control.faults.record(server, Date.now());
   if (faults.latencyMs > 0) await sleep(faults.latencyMs);
-  if (faults.hang) {
+  const failure = control.faults.drawFailure(server);
+  if (faults.hang || failure === 'hang') {
     const socket = request.raw.socket;
     control.hungSockets.add(socket);
     socket.once('close', () => control.hungSockets.delete(socket));
@@ -161,8 +162,9 @@ async function applyFaults(
     send(reply, 429, rdapError(429, 'Too Many Requests', 'Query rate exceeded.'));
     return false;
   }
-  if (faults.errorStatus !== null) {
-    send(reply, faults.errorStatus, rdapError(faults.errorStatus, 'Server Error', 'The service is unavailable.'));
+  if (faults.errorStatus !== null || failure === 'error') {
+    const status = failure === 'error' ? 503 : faults.errorStatus!;
+    send(reply, status, rdapError(status, 'Server Error', 'The service is unavailable.'));
     return false;
   }
   if (faults.malformedJson) {
