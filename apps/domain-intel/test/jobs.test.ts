@@ -53,8 +53,15 @@ for (const target of databaseTargets()) {
       assert.equal(next.daily?.toISOString().slice(11, 19), '06:00:00');
       assert.equal(next.hourly?.toISOString().slice(14, 19), '30:00');
       assert.equal(Number(next.watchlist?.toISOString().slice(14, 16)) % 5, 0, 'the watchlist every 5 minutes');
+      assert.equal(Number(next['bulk-checks']?.toISOString().slice(17, 19)) % 5, 0, 'bulk checks every 5 seconds');
       scheduler.stop();
-      assert.deepEqual(scheduler.nextRuns(), { daily: null, hourly: null, deliveries: null, watchlist: null });
+      assert.deepEqual(scheduler.nextRuns(), {
+        daily: null,
+        hourly: null,
+        deliveries: null,
+        watchlist: null,
+        'bulk-checks': null,
+      });
     });
 
     it('a lease is held by one process at a time, and taken over once it expires', async () => {
