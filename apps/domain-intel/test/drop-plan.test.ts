@@ -64,6 +64,24 @@ describe('drop plan', () => {
     assert.equal(latePurge.nextCheckAt, at('2026-04-06T20:30:00Z'));
   });
 
+  it('looks at a name out of the zone and still registered (a hold) as long after as it has been so, from a day to a week', () => {
+    const left = at('2026-03-01T06:00:00Z');
+    const next = (daysHeld: number) => {
+      const now = left + daysHeld * DAY;
+      return (planDropLookups({ status: 'left-zone', since: left, now, timeline: AT_19 }).nextCheckAt - now) / DAY;
+    };
+    assert.deepEqual([0, 0.5, 1, 2, 4, 6.5, 7, 20, 40].map(next), [1, 1, 1, 2, 4, 6.5, 7, 7, 7]);
+    // A name held 30 days: looked at on days 0, 1, 2, 4, 8, 15, 22, 29 (8 looks), not 30.
+    let looks = 0;
+    for (
+      let now = left;
+      now < left + 30 * DAY;
+      now = planDropLookups({ status: 'left-zone', since: left, now, timeline: AT_19 }).nextCheckAt
+    )
+      looks += 1;
+    assert.equal(looks, 8);
+  });
+
   it('without a batch time looks when the timeline says, then every 6 hours, and polls an overdue purge hourly', () => {
     const since = at('2026-03-01T21:15:00Z');
     const redemption = planDropLookups({ status: 'redemption', since, now: since, timeline: STANDARD_TIMELINE });
