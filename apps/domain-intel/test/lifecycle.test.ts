@@ -428,5 +428,83 @@ for (const target of databaseTargets()) {
         ['net,org', 2, '2026-03-22', 2000],
       );
     });
+
+    it('asks a purge check the registry failed to answer once more at once, other checks only after the back-off', async () => {
+      await lifecycle.applyZoneDiff({
+        tld: 'net',
+        fromDate: '2026-03-10',
+        toDate: '2026-03-11',
+        changes: changes(['second-try.net', 'removed'], ['waits.net', 'removed']),
+      });
+      rdap.status('second-try.net', 'pending delete');
+      rdap.status('waits.net', 'redemption period');
+      await lifecycle.recheckDue({ tlds: ['net'] });
+      assert.equal((await row('second-try.net'))?.status, 'pending-delete');
+      assert.equal((await row('waits.net'))?.status, 'redemption');
+
+      // Both due again; the registry answers each one's first request with a 503.
+      const due = Math.max((await row('second-try.net'))!.next_check_at!, (await row('waits.net'))!.next_check_at!);
+      clock.set(due);
+      const failingOnce = (domain: string, then: 'not-found' | 'redemption') => {
+        let asked = 0;
+        rdap.answers.set(domain, (at) => {
+          asked += 1;
+          if (asked === 1) return { kind: 'unknown', reason: 'upstream_error', message: '503', checkedAt: at };
+          if (then === 'not-found') {
+            return {
+              kind: 'not_found',
+              source: 'https://rdap.example',
+              via: 'rdap',
+              server: 'https://rdap.example/',
+              checkedAt: at,
+            };
+          }
+          return {
+            kind: 'found',
+            record: whois(domain, ['redemption period'], at),
+            raw: { registry: {}, registrar: null },
+          };
+        });
+      };
+      failingOnce('second-try.net', 'not-found');
+      failingOnce('waits.net', 'redemption');
+      rdap.asked.length = 0;
+      await lifecycle.recheckDue({ tlds: ['net'] });
+      assert.deepEqual(
+        rdap.asked.filter((name) => name === 'second-try.net'),
+        ['second-try.net', 'second-try.net'],
+      );
+      assert.equal((await row('second-try.net'))?.status, 'dropped', 'verified in the same run');
+      assert.deepEqual(
+        rdap.asked.filter((name) => name === 'waits.net'),
+        ['waits.net'],
+      );
+      const waits = await row('waits.net');
+      assert.equal(waits?.check_failures, 1);
+      assert.ok(waits!.next_check_at! > clock.now());
+    });
+
+    it('looks at a name out of the zone yet still registered (a registrar hold) less often the longer it stays so', async () => {
+      await lifecycle.applyZoneDiff({
+        tld: 'net',
+        fromDate: '2026-03-11',
+        toDate: '2026-03-12',
+        changes: changes(['on-hold.net', 'removed']),
+      });
+      rdap.status('on-hold.net', 'client hold');
+      const waits: number[] = [];
+      for (let look = 0; look < 8; look++) {
+        const before = await row('on-hold.net');
+        clock.set(Math.max(clock.now(), before!.next_check_at!));
+        await lifecycle.recheckDue({ tlds: ['net'] });
+        const after = await row('on-hold.net');
+        assert.equal(after?.status, 'left-zone');
+        waits.push((after!.next_check_at! - clock.now()) / DAY);
+      }
+      assert.deepEqual(waits.slice(0, 2), [1, 1]);
+      assert.ok(waits[2]! >= 2 && waits[3]! >= 4, `waits ${waits}`);
+      assert.ok(waits.every((wait) => wait <= 7));
+      assert.equal(waits.at(-1), 7);
+    });
   });
 }

@@ -2,7 +2,7 @@ import type { Clock } from '@repo/server-kit';
 import type { Kysely } from 'kysely';
 import PQueue from 'p-queue';
 import type { DB } from '../db/schema.ts';
-import type { RdapClient } from '../rdap/types.ts';
+import type { RdapClient, RdapLookup } from '../rdap/types.ts';
 import type { BatchTimeLearner } from './batch-time-learner.ts';
 import {
   type DeletionTimeline,
@@ -114,6 +114,14 @@ export async function recheckDueCandidates(
   return result;
 }
 
+/** A failure a second request may not meet: not the registry's own refusal (429), an open breaker or the deadline. */
+function isPassingFailure(lookup: RdapLookup): boolean {
+  return (
+    lookup.kind === 'unknown' &&
+    (lookup.reason === 'upstream_error' || lookup.reason === 'timeout' || lookup.reason === 'network_error')
+  );
+}
+
 async function recheckOne(
   db: Kysely<DB>,
   clock: Clock,
@@ -126,11 +134,18 @@ async function recheckOne(
   // Out of time for this run: leave the candidate due for the next one, no failure counted.
   if (deadline !== undefined && Date.now() >= deadline) return 'skipped';
   const current: PipelineStatus = candidate.status;
-  const lookup = await rdap.lookupDomain(candidate.domain, {
-    traffic: 'background',
-    registryOnly: true,
-    ...(deadline ? { deadline } : {}),
-  });
+  const look = () =>
+    rdap.lookupDomain(candidate.domain, {
+      traffic: 'background',
+      registryOnly: true,
+      ...(deadline ? { deadline } : {}),
+    });
+  let lookup = await look();
+  // A purge check the registry failed to answer (a 5xx, a timeout) is asked once more at once:
+  // left to the back-off, its drop would be verified an hour or more after the purge.
+  if (current === 'pending-delete' && isPassingFailure(lookup) && (deadline === undefined || Date.now() < deadline)) {
+    lookup = await look();
+  }
   const now = clock.now();
   const verdict = judgeRdapAnswer(current, lookup);
   const pendingDeleteSince = registryStatusSince(lookup, 'pending-delete', now, timeline);
