@@ -35,6 +35,10 @@ for (const target of databaseTargets()) {
       assert.equal(page.statusCode, 200);
       assert.match(page.body, /<a href="\/dashboard\/bulk-checks" aria-current="page">Bulk checks<\/a>/);
       assert.match(page.body, /No bulk check yet/);
+      const guide = /href="(\/docs\/guides\/[^"#]+)#([^"]+)"/.exec(page.body)!;
+      const served = await t.app.inject(guide[1]!);
+      assert.equal(served.statusCode, 200, `${guide[1]} is a served guide`);
+      assert.match(served.body, new RegExp(`id="${guide[2]}"`), 'with the section the page links to');
 
       const started = await browser.post('/dashboard/bulk-checks', {
         domains: 'dash-taken.com\nDash-Taken.com\ndash-free.com\nnot a name\n',
