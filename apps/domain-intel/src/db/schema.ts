@@ -350,6 +350,8 @@ export interface BulkCheckItemTable {
   position: number;
   /** The normalised name, or the entry as given when it is malformed. */
   domain: string;
+  /** The result's status (available, registered, reserved, unknown, invalid) once decided. */
+  status: string | null;
   result: string | null;
 }
 

@@ -6,7 +6,8 @@ import { int8Type } from './types.ts';
  * Bulk availability jobs: one row per job (its status and counts) and one per distinct entry of
  * its list, in the order given. An item's `result` (the /v1/check record as JSON) is written as
  * soon as it is decided, so a worker that dies mid-job leaves exactly the undecided items to the
- * next one; `position` is the cursor it resumes from.
+ * next one; `position` is the cursor it resumes from. `status` repeats the result's (the completion
+ * event's counts are one GROUP BY, not a parse of every result).
  */
 export const bulkChecksMigration = (dialect: Dialect): Migration => ({
   async up(db: Kysely<unknown>) {
@@ -36,6 +37,7 @@ export const bulkChecksMigration = (dialect: Dialect): Migration => ({
       .addColumn('job_id', 'text', (col) => col.notNull().references('bulk_checks.id').onDelete('cascade'))
       .addColumn('position', 'integer', (col) => col.notNull())
       .addColumn('domain', 'text', (col) => col.notNull())
+      .addColumn('status', 'text')
       .addColumn('result', 'text')
       .addPrimaryKeyConstraint('bulk_check_items_pk', ['job_id', 'position'])
       .execute();
