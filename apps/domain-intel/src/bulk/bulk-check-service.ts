@@ -145,7 +145,6 @@ export class BulkCheckService {
         const items = await store.pending(id, after, ROUND_ITEMS);
         if (items.length === 0) break;
         after = items.at(-1)!.position;
-        let written = 0;
         let next = 0;
         const worker = async () => {
           while (next < items.length) {
@@ -153,12 +152,15 @@ export class BulkCheckService {
             const [result] = await this.deps.availability.check([item.domain], {
               deadline: Date.now() + ITEM_DEADLINE_MS,
             });
-            if (await store.decide(id, item.position, result!)) written++;
+            // The progress moves with each item (a round at a slow registry's background rate can
+            // take minutes); a crash between the two writes is recounted when the job resumes.
+            if (await store.decide(id, item.position, result!)) {
+              await store.addDone(id, 1);
+              decided++;
+            }
           }
         };
         await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker));
-        await store.addDone(id, written);
-        decided += written;
       }
       if ((await store.status(id)) !== 'running') return decided;
       const counts = await store.statusCounts(id);
