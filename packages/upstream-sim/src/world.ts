@@ -7,6 +7,7 @@
 export type SimEppStatus =
   | 'active'
   | 'client transfer prohibited'
+  | 'client hold'
   | 'server hold'
   | 'redemption period'
   | 'pending delete'

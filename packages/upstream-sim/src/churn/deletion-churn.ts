@@ -181,7 +181,7 @@ export class DeletionChurn {
 
   #delete(name: string, at: number): void {
     const { redemptionDays, restoreRate } = this.#options;
-    const fields = { status: ['redemption period'], updatedAt: at, expiresAt: at, inZone: false };
+    const fields = { status: ['redemption period' as const], updatedAt: at, expiresAt: at, inZone: false };
     const known = this.world.get(name);
     if (known) Object.assign(known, fields);
     else this.world.register(name, fields);

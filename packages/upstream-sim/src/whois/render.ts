@@ -25,6 +25,7 @@ export interface RenderContext {
 const EPP: Record<SimEppStatus, string> = {
   active: 'ok',
   'client transfer prohibited': 'clientTransferProhibited',
+  'client hold': 'clientHold',
   'server hold': 'serverHold',
   'redemption period': 'redemptionPeriod',
   'pending delete': 'pendingDelete',
