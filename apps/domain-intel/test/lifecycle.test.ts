@@ -506,5 +506,39 @@ for (const target of databaseTargets()) {
       assert.ok(waits.every((wait) => wait <= 7));
       assert.equal(waits.at(-1), 7);
     });
+
+    it('makes a purge check falling due within a run with a deadline when it falls due, not at the next run', async () => {
+      await lifecycle.applyZoneDiff({
+        tld: 'net',
+        fromDate: '2026-03-12',
+        toDate: '2026-03-13',
+        changes: changes(['at-the-batch.net', 'removed']),
+      });
+      rdap.status('at-the-batch.net', 'pending delete');
+      await lifecycle.recheckDue({ tlds: ['net'] });
+      const planned = (await row('at-the-batch.net'))!;
+      assert.equal(planned.status, 'pending-delete');
+      const purgeLook = planned.next_check_at!;
+      clock.set(purgeLook - 20 * 60_000);
+      rdap.notFound('at-the-batch.net');
+
+      // Without a deadline (no window to look ahead in), the run leaves it alone.
+      rdap.asked.length = 0;
+      await lifecycle.recheckDue({ tlds: ['net'] });
+      assert.ok(!rdap.asked.includes('at-the-batch.net'));
+
+      // The hourly job's run (a deadline 45 minutes on) waits for it and verifies the drop at once.
+      const waitedFor: number[] = [];
+      const waitUntil = async (time: number) => {
+        waitedFor.push(time);
+        clock.set(time);
+      };
+      await lifecycle.recheckDue({ tlds: ['net'], deadline: Date.now() + 45 * 60_000, waitUntil });
+      assert.ok(rdap.asked.includes('at-the-batch.net'));
+      assert.ok(waitedFor.includes(purgeLook));
+      const dropped = await row('at-the-batch.net');
+      assert.equal(dropped?.status, 'dropped');
+      assert.equal(dropped?.dropped_at, purgeLook);
+    });
   });
 }

@@ -32,6 +32,8 @@ export interface LifecycleSettings extends Omit<RecheckOptions, 'onProgress' | '
   registryRateOf?: RegistryRateOf;
   /** Where a registry host needing more than its rate is reported, once per run. */
   log?: { warn(fields: Record<string, unknown>, message: string): void };
+  /** Days a new registration stays in the feed (zone-evidence.ts; default DEFAULT_NEW_RETENTION_DAYS). */
+  newRetentionDays?: number;
 }
 
 export type RecheckRunOptions = Partial<LifecycleSettings> & Pick<RecheckOptions, 'onProgress' | 'deadline'>;
@@ -60,12 +62,25 @@ export class LifecycleService {
     diff: { tld: string; fromDate: string; toDate: string; changes: AsyncIterable<ZoneChange> },
     onProgress?: (processed: number) => void,
   ): Promise<ZoneDiffResult> {
-    return applyZoneDiff(this.db, this.clock, diff, onProgress);
+    const { newRetentionDays } = this.defaults;
+    return applyZoneDiff(
+      this.db,
+      this.clock,
+      diff,
+      onProgress,
+      newRetentionDays === undefined ? {} : { newRetentionDays },
+    );
   }
 
   async recheckDue(options: RecheckRunOptions = {}): Promise<RecheckResult> {
     const saved = await this.#readSavedBatchTimes();
-    const { perTldBudget, registryRateOf, log, ...settings } = {
+    const {
+      perTldBudget,
+      registryRateOf,
+      log,
+      newRetentionDays: _zoneOnly,
+      ...settings
+    } = {
       learnedBatchTimes: this.#learnedBatchTimes,
       ...this.defaults,
       ...options,
@@ -88,6 +103,9 @@ export class LifecycleService {
       }),
     );
     const result = await recheckDueCandidates(this.db, this.clock, this.rdap, {
+      // A run with a deadline (the hourly job's) makes the purge checks falling due within its
+      // window when they fall due, instead of leaving them to the next run half an hour later.
+      lookAheadMs: settings.deadline === undefined ? 0 : windowMs,
       ...settings,
       perTldBudget: (tld) => budgets.get(tld) ?? AUTO_BUDGET_WITHOUT_RATE,
     });

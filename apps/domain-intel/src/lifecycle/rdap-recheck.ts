@@ -30,6 +30,14 @@ export interface RecheckOptions {
   learnedBatchTimes?: BatchTimeLearner;
   /** Wall-clock time (Date.now() epoch ms) after which no lookup is started or continued. */
   deadline?: number;
+  /**
+   * Purge checks falling due this long after the run's start are taken too, each looked at when
+   * it falls due (after every candidate already due): a run that starts before the registry's
+   * batch spends the rest of its window on the purge instead of leaving it to the next run.
+   */
+  lookAheadMs?: number;
+  /** Waits until `time` (the service clock's ms) before a looked-ahead check; default: a timer. */
+  waitUntil?: (time: number) => Promise<void>;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -48,6 +56,8 @@ interface Candidate {
   status: string;
   status_since: number;
   check_failures: number;
+  /** Set for a looked-ahead purge check: when it falls due. */
+  dueAt?: number;
 }
 
 /**
@@ -63,9 +73,14 @@ export async function recheckDueCandidates(
 ): Promise<RecheckResult> {
   const now = clock.now();
   const result: RecheckResult = { checked: 0, transitions: 0, dropped: 0, unknown: 0, skipped: 0 };
+  const lookAhead = options.lookAheadMs ?? 0;
+  const waitUntil =
+    options.waitUntil ??
+    ((time: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, time - clock.now()))));
   const batches = await Promise.all(
-    options.tlds.map((tld) =>
-      db
+    options.tlds.map(async (tld): Promise<Candidate[]> => {
+      const budget = typeof options.perTldBudget === 'number' ? options.perTldBudget : options.perTldBudget(tld);
+      const due = await db
         .selectFrom('feed_domains')
         .select(['domain', 'tld', 'status', 'status_since', 'check_failures'])
         .where('tld', '=', tld)
@@ -73,9 +88,23 @@ export async function recheckDueCandidates(
         .where('next_check_at', '<=', now)
         .orderBy('expected_drop_at', 'asc')
         .orderBy('domain', 'asc')
-        .limit(typeof options.perTldBudget === 'number' ? options.perTldBudget : options.perTldBudget(tld))
-        .execute(),
-    ),
+        .limit(budget)
+        .execute();
+      if (lookAhead <= 0 || due.length >= budget) return due;
+      const ahead = await db
+        .selectFrom('feed_domains')
+        .select(['domain', 'tld', 'status', 'status_since', 'check_failures', 'next_check_at'])
+        .where('tld', '=', tld)
+        .where('status', '=', 'pending-delete')
+        .where('next_check_at', '>', now)
+        .where('next_check_at', '<=', now + lookAhead)
+        .orderBy('next_check_at', 'asc')
+        .orderBy('expected_drop_at', 'asc')
+        .orderBy('domain', 'asc')
+        .limit(budget - due.length)
+        .execute();
+      return [...due, ...ahead.map(({ next_check_at, ...row }) => ({ ...row, dueAt: Number(next_check_at) }))];
+    }),
   );
   const total = batches.reduce((sum, batch) => sum + batch.length, 0);
   options.onProgress?.(0, total);
@@ -85,6 +114,7 @@ export async function recheckDueCandidates(
       const queue = new PQueue({ concurrency: options.perTldConcurrency });
       await queue.addAll(
         candidates.map((candidate) => async () => {
+          if (candidate.dueAt !== undefined && clock.now() < candidate.dueAt) await waitUntil(candidate.dueAt);
           const timeline: DeletionTimeline = {
             ...STANDARD_TIMELINE,
             ...options.timeline,
