@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { databaseTargets } from '@repo/server-kit/testing';
+import { databaseTargets, testTimeoutEnv } from '@repo/server-kit/testing';
 import { startUpstreamSim, type UpstreamSim } from '@repo/upstream-sim';
 import { feedRow } from '../../../apps/domain-intel/test/feed-helpers.ts';
 import { simRdapEnv } from '../../../apps/domain-intel/test/rdap-helpers.ts';
@@ -22,7 +22,10 @@ for (const target of databaseTargets()) {
       sim = await startUpstreamSim();
       sim.world.register('taken.org');
       receiver = await startReceiver();
-      t = await startDomainIntel(target, simRdapEnv(sim, { TRACKED_TLDS: 'com,net', DELIVERY_TIMEOUT_MS: '2000' }));
+      t = await startDomainIntel(
+        target,
+        simRdapEnv(sim, { TRACKED_TLDS: 'com,net', DELIVERY_TIMEOUT_MS: testTimeoutEnv(2_000) }),
+      );
       enterprise = new DomainIntelClient({ baseUrl: t.baseUrl, apiKey: await t.keyFor('enterprise') });
       free = new DomainIntelClient({ baseUrl: t.baseUrl, apiKey: await t.keyFor('free') });
     });
@@ -104,10 +107,10 @@ for (const target of databaseTargets()) {
       await enterprise.unwatch('taken.org');
       assert.equal((await enterprise.watchlist()).total, 1);
 
-      await assert.rejects(enterprise.watch('name.de'), (error: unknown) => {
+      await assert.rejects(enterprise.watch('name.gr'), (error: unknown) => {
         assert.ok(error instanceof DomainIntelError);
         assert.equal(error.status, 400);
-        return hasCode(error, 'tld_without_rdap');
+        return hasCode(error, 'tld_without_registry_service');
       });
       await assert.rejects(free.createTarget({ kind: 'sftp', address: 'sftp://me@example.com/in' }), (error: unknown) =>
         hasCode(error, 'plan_required'),
