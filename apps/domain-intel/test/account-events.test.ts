@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { WEBHOOK_EVENTS, type WebhookEventType } from '@repo/contracts/domain-intel';
-import { databaseTargets } from '@repo/server-kit/testing';
+import { databaseTargets, testTimeoutEnv } from '@repo/server-kit/testing';
 import { Check } from 'typebox/value';
 import type { PlanId } from '../src/accounts/plans.ts';
 import { recordedEvents } from './event-helpers.ts';
@@ -29,7 +29,10 @@ for (const target of databaseTargets()) {
       receiver = await startReceiver();
       failing = await startReceiver();
       failing.answer('fail');
-      t = await createTestApp({ target, env: { RDAP_ALLOW_INSECURE: '1', DELIVERY_TIMEOUT_MS: '2000' } });
+      t = await createTestApp({
+        target,
+        env: { RDAP_ALLOW_INSECURE: '1', DELIVERY_TIMEOUT_MS: testTimeoutEnv(2_000) },
+      });
     });
     after(async () => {
       await t?.close();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { databaseTargets } from '@repo/server-kit/testing';
+import { databaseTargets, testTimeoutEnv } from '@repo/server-kit/testing';
 import { feedRow } from './feed-helpers.ts';
 import { bearer, createTestApp, type TestApp } from './helpers.ts';
 import { startSmtpServer, type TestSmtpServer } from './smtp-helpers.ts';
@@ -21,7 +21,12 @@ for (const target of databaseTargets()) {
       receiver = await startReceiver();
       t = await createTestApp({
         target,
-        env: { RDAP_ALLOW_INSECURE: '1', SMTP_URL: smtp.url, DELIVERY_TIMEOUT_MS: '2000', TRACKED_TLDS: 'com,net' },
+        env: {
+          RDAP_ALLOW_INSECURE: '1',
+          SMTP_URL: smtp.url,
+          DELIVERY_TIMEOUT_MS: testTimeoutEnv(2_000),
+          TRACKED_TLDS: 'com,net',
+        },
       });
       key = await t.keyFor('enterprise');
     });

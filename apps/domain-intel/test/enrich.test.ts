@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
-import { databaseTargets } from '@repo/server-kit/testing';
+import { databaseTargets, testTimeout } from '@repo/server-kit/testing';
 import { SIM_MAJESTIC_KEY, SIM_MOZ_TOKEN, SimWorld, startUpstreamSim, type UpstreamSim } from '@repo/upstream-sim';
 import { registeredElsewhere } from '../src/enrich/alt-tld-demand.ts';
 import { EnrichmentService } from '../src/enrich/enrichment-service.ts';
@@ -53,12 +53,16 @@ describe('enrichment clients against the simulator', () => {
     const wayback = new WaybackClient({
       cdxUrl: `${sim.url}/wayback/cdx/search/cdx`,
       requestsPerMinute: 6000,
-      timeoutMs: 5000,
+      timeoutMs: testTimeout(5_000),
     });
     try {
       assert.equal(await wayback.firstCapture('ancient.com'), Date.parse('2001-07-04T10:00:00Z'));
       assert.equal(await wayback.firstCapture('unknown.com'), null);
-      const broken = new WaybackClient({ cdxUrl: `${sim.url}/nothing-here`, requestsPerMinute: 6000, timeoutMs: 5000 });
+      const broken = new WaybackClient({
+        cdxUrl: `${sim.url}/nothing-here`,
+        requestsPerMinute: 6000,
+        timeoutMs: testTimeout(5_000),
+      });
       await assert.rejects(broken.firstCapture('ancient.com'), /wayback: HTTP 404/);
       await broken.close();
     } finally {
@@ -67,7 +71,11 @@ describe('enrichment clients against the simulator', () => {
   });
 
   it('Moz: DA per target; a wrong token is an error, not a zero', async () => {
-    const moz = new MozClient({ url: `${sim.url}/moz/v2/url_metrics`, token: SIM_MOZ_TOKEN, timeoutMs: 5000 });
+    const moz = new MozClient({
+      url: `${sim.url}/moz/v2/url_metrics`,
+      token: SIM_MOZ_TOKEN,
+      timeoutMs: testTimeout(5_000),
+    });
     assert.deepEqual(
       [...(await moz.domainAuthority(['ancient.com', 'unknown.com']))],
       [
@@ -76,7 +84,7 @@ describe('enrichment clients against the simulator', () => {
       ],
     );
     await assert.rejects(moz.domainAuthority(Array.from({ length: 51 }, (_, i) => `n${i}.com`)), RangeError);
-    const wrong = new MozClient({ url: `${sim.url}/moz/v2/url_metrics`, token: 'nope', timeoutMs: 5000 });
+    const wrong = new MozClient({ url: `${sim.url}/moz/v2/url_metrics`, token: 'nope', timeoutMs: testTimeout(5_000) });
     await assert.rejects(wrong.domainAuthority(['ancient.com']), /moz: HTTP 401/);
     await Promise.all([moz.close(), wrong.close()]);
   });
@@ -85,11 +93,15 @@ describe('enrichment clients against the simulator', () => {
     const majestic = new MajesticClient({
       url: `${sim.url}/majestic/api/json`,
       apiKey: SIM_MAJESTIC_KEY,
-      timeoutMs: 5000,
+      timeoutMs: testTimeout(5_000),
     });
     const flows = await majestic.flowMetrics(['ancient.com']);
     assert.deepEqual(flows.get('ancient.com'), { tf: 33, cf: 41 });
-    const wrong = new MajesticClient({ url: `${sim.url}/majestic/api/json`, apiKey: 'nope', timeoutMs: 5000 });
+    const wrong = new MajesticClient({
+      url: `${sim.url}/majestic/api/json`,
+      apiKey: 'nope',
+      timeoutMs: testTimeout(5_000),
+    });
     await assert.rejects(wrong.flowMetrics(['ancient.com']), /InvalidAPIKey/);
     await Promise.all([majestic.close(), wrong.close()]);
   });
@@ -118,13 +130,17 @@ for (const target of databaseTargets()) {
       const wayback = new WaybackClient({
         cdxUrl: `${sim.url}/wayback/cdx/search/cdx`,
         requestsPerMinute: 6000,
-        timeoutMs: 5000,
+        timeoutMs: testTimeout(5_000),
       });
       const moz = credentials
-        ? new MozClient({ url: `${sim.url}/moz/v2/url_metrics`, token: SIM_MOZ_TOKEN, timeoutMs: 5000 })
+        ? new MozClient({ url: `${sim.url}/moz/v2/url_metrics`, token: SIM_MOZ_TOKEN, timeoutMs: testTimeout(5_000) })
         : undefined;
       const majestic = credentials
-        ? new MajesticClient({ url: `${sim.url}/majestic/api/json`, apiKey: SIM_MAJESTIC_KEY, timeoutMs: 5000 })
+        ? new MajesticClient({
+            url: `${sim.url}/majestic/api/json`,
+            apiKey: SIM_MAJESTIC_KEY,
+            timeoutMs: testTimeout(5_000),
+          })
         : undefined;
       clients.push(wayback, ...(moz ? [moz] : []), ...(majestic ? [majestic] : []));
       return new EnrichmentService(
@@ -171,7 +187,11 @@ for (const target of databaseTargets()) {
         .insertInto('feed_domains')
         .values(feedRow('later.com', { enrich_due_at: 0 }))
         .execute();
-      const wayback = new WaybackClient({ cdxUrl: `${sim.url}/missing`, requestsPerMinute: 6000, timeoutMs: 5000 });
+      const wayback = new WaybackClient({
+        cdxUrl: `${sim.url}/missing`,
+        requestsPerMinute: 6000,
+        timeoutMs: testTimeout(5_000),
+      });
       clients.push(wayback);
       const failing = new EnrichmentService(
         t.app.ctx.database.db,

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ConfigError } from '@repo/server-kit';
+import { testTimeout } from '@repo/server-kit/testing';
 import { loadDomainIntelConfig } from '../src/config.ts';
 import { createMailer, type MailLog, mailTransport } from '../src/mail/index.ts';
 import { OutboxMailer } from '../src/mail/outbox-mailer.ts';
@@ -27,7 +28,7 @@ describe('SMTP mailer against a real SMTP server on loopback', () => {
   let mailer: SmtpMailer;
   before(async () => {
     smtp = await startSmtpServer({ refuse: (address) => address.startsWith('nobody@') });
-    mailer = new SmtpMailer({ url: smtp.url, from: FROM, timeoutMs: 5_000 });
+    mailer = new SmtpMailer({ url: smtp.url, from: FROM, timeoutMs: testTimeout(5_000) });
   });
   after(async () => {
     await mailer?.close();
@@ -68,7 +69,11 @@ describe('SMTP mailer against a real SMTP server on loopback', () => {
   });
 
   it('rejects wrong credentials', async () => {
-    const wrong = new SmtpMailer({ url: smtp.url.replace('mailer:', 'intruder:'), from: FROM, timeoutMs: 5_000 });
+    const wrong = new SmtpMailer({
+      url: smtp.url.replace('mailer:', 'intruder:'),
+      from: FROM,
+      timeoutMs: testTimeout(5_000),
+    });
     try {
       await assert.rejects(wrong.send({ to: 'owner@example.com', subject: 'x', text: 'x' }), /Invalid|auth/i);
     } finally {
@@ -77,7 +82,11 @@ describe('SMTP mailer against a real SMTP server on loopback', () => {
   });
 
   it('rejects (does not hang) when nothing listens on the SMTP port', async () => {
-    const down = new SmtpMailer({ url: `smtp://127.0.0.1:${await closedPort()}`, from: FROM, timeoutMs: 2_000 });
+    const down = new SmtpMailer({
+      url: `smtp://127.0.0.1:${await closedPort()}`,
+      from: FROM,
+      timeoutMs: testTimeout(2_000),
+    });
     try {
       await assert.rejects(down.send({ to: 'owner@example.com', subject: 'x', text: 'x' }), /ECONNREFUSED/);
     } finally {

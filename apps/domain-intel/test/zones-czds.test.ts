@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { ManualClock } from '@repo/server-kit';
-import { tempDir } from '@repo/server-kit/testing';
+import { tempDir, testTimeout } from '@repo/server-kit/testing';
 import { SimWorld, startUpstreamSim, type UpstreamSim } from '@repo/upstream-sim';
 import { CzdsClient, type CzdsClientOptions, zoneOfLink } from '../src/zones/czds-client.ts';
 
@@ -36,7 +36,7 @@ describe('CZDS client against the simulator', () => {
       clock,
       maxRetries: 3,
       retryDelayMs: 5,
-      timeoutMs: 5_000,
+      timeoutMs: testTimeout(5_000),
       ...overrides,
     });
     clients.push(created);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { databaseTargets } from '@repo/server-kit/testing';
+import { databaseTargets, testTimeoutEnv } from '@repo/server-kit/testing';
 import { startUpstreamSim, type UpstreamSim } from '@repo/upstream-sim';
 import { feedRow } from '../../../apps/domain-intel/test/feed-helpers.ts';
 import { simRdapEnv } from '../../../apps/domain-intel/test/rdap-helpers.ts';
@@ -35,7 +35,10 @@ for (const target of databaseTargets()) {
     before(async () => {
       sim = await startUpstreamSim();
       sim.world.register('taken.com');
-      t = await startDomainIntel(target, simRdapEnv(sim, { CHECK_DEADLINE_MS: '1500', FEED_COUNT_CACHE_SECONDS: '0' }));
+      t = await startDomainIntel(
+        target,
+        simRdapEnv(sim, { CHECK_DEADLINE_MS: testTimeoutEnv(1_500), FEED_COUNT_CACHE_SECONDS: '0' }),
+      );
       await seedFeed(t);
       starter = new DomainIntelClient({ baseUrl: t.baseUrl, apiKey: await t.keyFor('starter') });
       enterprise = new DomainIntelClient({ baseUrl: t.baseUrl, apiKey: await t.keyFor('enterprise') });
