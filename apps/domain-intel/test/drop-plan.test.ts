@@ -151,5 +151,10 @@ describe('drop plan', () => {
     assert.equal(neededRate([{ expectedDropAt: now, purgeCheck: false }], now), 0);
     // A run that ends before the hour is up must make them within the run.
     assert.equal(neededRate(purges(900), now, now + 15 * MINUTE), 1);
+    // The run at 18:30 looks ahead to the 19:00 purge: its checks are made from 19:00, so the
+    // .com purge needs 80,000 in the hour from then (22.2/s), not in the 90 minutes from 18:30.
+    const before = at('2026-04-06T18:30:00Z');
+    const ahead = Array.from({ length: 80_000 }, () => ({ expectedDropAt: purge, purgeCheck: true, dueAt: purge }));
+    assert.equal(neededRate(ahead, before).toFixed(1), '22.2');
   });
 });

@@ -88,8 +88,17 @@ export class LifecycleService {
     const now = this.clock.now();
     // The run's window in the context's clock (the deadline is wall-clock time).
     const windowMs = settings.deadline === undefined ? HOUR : Math.max(0, settings.deadline - Date.now());
+    // A run with a deadline (the hourly job's) makes the purge checks falling due within its
+    // window when they fall due, instead of leaving them to the next run half an hour later.
+    const lookAheadMs = settings.lookAheadMs ?? (settings.deadline === undefined ? 0 : windowMs);
     const estimates = registryRateOf
-      ? await estimateRegistryRates(this.db, { tlds: settings.tlds, now, windowEndsAt: now + windowMs, registryRateOf })
+      ? await estimateRegistryRates(this.db, {
+          tlds: settings.tlds,
+          now,
+          windowEndsAt: now + windowMs,
+          lookAheadMs,
+          registryRateOf,
+        })
       : [];
     if (estimates.length > 0) {
       await this.rateEstimates.save(estimates);
@@ -103,10 +112,8 @@ export class LifecycleService {
       }),
     );
     const result = await recheckDueCandidates(this.db, this.clock, this.rdap, {
-      // A run with a deadline (the hourly job's) makes the purge checks falling due within its
-      // window when they fall due, instead of leaving them to the next run half an hour later.
-      lookAheadMs: settings.deadline === undefined ? 0 : windowMs,
       ...settings,
+      lookAheadMs,
       perTldBudget: (tld) => budgets.get(tld) ?? AUTO_BUDGET_WITHOUT_RATE,
     });
     // Saved when learning moved it, so a restart plans from it at once.
