@@ -96,6 +96,8 @@ export const envSchema = baseEnvSchema.extend({
   LIFECYCLE_REDEMPTION_DAYS: z.coerce.number().min(0.01).max(90).default(30),
   /** Days in pending delete before the purge (the gTLD standard: 5; the demo's simulator: 1). */
   LIFECYCLE_PENDING_DELETE_DAYS: z.coerce.number().min(0.01).max(30).default(5),
+  /** Days a name stays in the new-registrations feed (`status=new`) after the zone file it first appeared in. */
+  NEW_REGISTRATION_RETENTION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   /** RDAP re-checks in flight per TLD. */
   RDAP_RECHECK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   /**
@@ -188,19 +190,26 @@ export const envSchema = baseEnvSchema.extend({
     .default(1024 * 1024),
   /** Connections and requests in flight per RDAP host. */
   RDAP_HOST_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
-  /** Requests started per RDAP host per second, for every host RDAP_HOST_RATES does not name (registries publish no RDAP limits). */
+  /**
+   * Requests started per RDAP host per second, for every host RDAP_HOST_RATES does not name. Of
+   * the large gTLD registries only CentralNic publishes a figure (below); Verisign, PIR and
+   * Identity Digital publish none for RDAP, so the default stays at a rate no registry has been
+   * seen to refuse, and a 429 lowers it (docs/design/rdap.md, "Registry rate limits").
+   */
   RDAP_HOST_RATE_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(10),
   /**
    * JSON map RDAP host → requests started per second, over RDAP_HOST_RATE_PER_SECOND for those
    * hosts, e.g. {"rdap.verisign.com":60} (.com and .net share that host). The lifecycle tells
-   * when a registry host needs more than its rate (a warning, rdap_plan_needed_rate).
+   * when a registry host needs more than its rate (a warning, rdap_plan_needed_rate). Built in:
+   * CentralNic's published limit, 1,800 queries per 15 minutes per /24 shared with its WHOIS
+   * (2/s); a value set here replaces the whole map, so keep that entry in it.
    */
   RDAP_HOST_RATES: jsonEnv(
     z.record(
       z.string().regex(/^[a-z0-9.-]+(:\d+)?$/, 'keys are RDAP host names (with :port when not 443)'),
       z.number().int().min(1).max(10_000),
     ),
-    '{}',
+    '{"rdap.centralnic.com":2}',
   ),
   /** Retries after a 429, each after the server's Retry-After. */
   RDAP_MAX_RETRIES: z.coerce.number().int().min(0).max(5).default(1),
