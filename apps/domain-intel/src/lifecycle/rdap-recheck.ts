@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import PQueue from 'p-queue';
 import type { DB } from '../db/schema.ts';
 import type { RdapClient, RdapLookup } from '../rdap/types.ts';
+import { probeBatch } from './batch-probe.ts';
 import type { BatchTimeLearner } from './batch-time-learner.ts';
 import {
   type DeletionTimeline,
@@ -36,6 +37,8 @@ export interface RecheckOptions {
    * batch spends the rest of its window on the purge instead of leaving it to the next run.
    */
   lookAheadMs?: number;
+  /** false: no batch probe (batch-probe.ts) before the run; default: probe where the batch time is known. */
+  probeBatches?: boolean;
   /** Waits until `time` (the service clock's ms) before a looked-ahead check; default: a timer. */
   waitUntil?: (time: number) => Promise<void>;
   onProgress?: (done: number, total: number) => void;
@@ -73,6 +76,44 @@ export async function recheckDueCandidates(
 ): Promise<RecheckResult> {
   const now = clock.now();
   const result: RecheckResult = { checked: 0, transitions: 0, dropped: 0, unknown: 0, skipped: 0 };
+  const timelineOf = (tld: string): DeletionTimeline => ({
+    ...STANDARD_TIMELINE,
+    ...options.timeline,
+    batchTimeOfDay: options.batchTimes?.[tld] ?? options.learnedBatchTimes?.batchTimeOf(tld) ?? null,
+  });
+  const count = (outcome: string) => {
+    if (outcome === 'skipped') {
+      result.skipped += 1;
+      return;
+    }
+    result.checked += 1;
+    if (outcome === 'unknown') result.unknown += 1;
+    else if (outcome !== 'unchanged') {
+      result.transitions += 1;
+      if (outcome === 'dropped') result.dropped += 1;
+    }
+  };
+  // Where the registry's batch time is known, one look tells whether its batch ran early or runs late.
+  await Promise.all(
+    options.tlds.map(async (tld) => {
+      const timeline = timelineOf(tld);
+      if (timeline.batchTimeOfDay === null || options.probeBatches === false) return;
+      await probeBatch(db, {
+        tld,
+        now,
+        batchTimeOfDay: timeline.batchTimeOfDay,
+        look: async (candidate) => {
+          const outcome = await recheckOne(db, clock, rdap, candidate, {
+            deadline: options.deadline,
+            timeline,
+            learner: options.learnedBatchTimes,
+          });
+          count(outcome);
+          return outcome;
+        },
+      });
+    }),
+  );
   const lookAhead = options.lookAheadMs ?? 0;
   const waitUntil =
     options.waitUntil ??
@@ -109,36 +150,27 @@ export async function recheckDueCandidates(
   const total = batches.reduce((sum, batch) => sum + batch.length, 0);
   options.onProgress?.(0, total);
 
+  const look = async (candidate: Candidate) => {
+    if (candidate.dueAt !== undefined && clock.now() < candidate.dueAt) await waitUntil(candidate.dueAt);
+    const outcome = await recheckOne(db, clock, rdap, candidate, {
+      deadline: options.deadline,
+      timeline: timelineOf(candidate.tld),
+      learner: options.learnedBatchTimes,
+    });
+    count(outcome);
+    if (outcome !== 'skipped') options.onProgress?.(result.checked, total);
+    return outcome;
+  };
   await Promise.all(
     batches.map(async (candidates) => {
       const queue = new PQueue({ concurrency: options.perTldConcurrency });
-      await queue.addAll(
-        candidates.map((candidate) => async () => {
-          if (candidate.dueAt !== undefined && clock.now() < candidate.dueAt) await waitUntil(candidate.dueAt);
-          const timeline: DeletionTimeline = {
-            ...STANDARD_TIMELINE,
-            ...options.timeline,
-            batchTimeOfDay:
-              options.batchTimes?.[candidate.tld] ?? options.learnedBatchTimes?.batchTimeOf(candidate.tld) ?? null,
-          };
-          const outcome = await recheckOne(db, clock, rdap, candidate, {
-            deadline: options.deadline,
-            timeline,
-            learner: options.learnedBatchTimes,
-          });
-          if (outcome === 'skipped') {
-            result.skipped += 1;
-            return;
-          }
-          result.checked += 1;
-          if (outcome === 'unknown') result.unknown += 1;
-          else if (outcome !== 'unchanged') {
-            result.transitions += 1;
-            if (outcome === 'dropped') result.dropped += 1;
-          }
-          options.onProgress?.(result.checked, total);
-        }),
-      );
+      const due = candidates.filter((candidate) => candidate.dueAt === undefined);
+      const [first, ...ahead] = candidates.filter((candidate) => candidate.dueAt !== undefined);
+      await queue.addAll(due.map((candidate) => () => look(candidate)));
+      // The purge checks looked ahead to: the first one, at the batch's time, says whether the
+      // batch has run; still `pending delete`, the rest are left to the next run's probe.
+      if (!first || (await look(first)) === 'unchanged') return;
+      await queue.addAll(ahead.map((candidate) => () => look(candidate)));
     }),
   );
   return result;

@@ -1,0 +1,91 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import { batchAtOrAfter } from './drop-plan.ts';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+/** How long before its time a registry's batch has been seen to run: runs this close to the batch probe for it. */
+export const EARLY_BATCH_PROBE_MS = 3 * HOUR;
+
+/** A pending-delete row as the re-check run reads it. */
+export interface ProbeCandidate {
+  domain: string;
+  tld: string;
+  status: string;
+  status_since: number;
+  check_failures: number;
+}
+
+/** What one look at a candidate did (rdap-recheck's outcome: 'dropped', 'unchanged', 'unknown', …). */
+export type Look = (candidate: ProbeCandidate) => Promise<string>;
+
+/**
+ * The registry purges a day's names in one batch, so one name of the batch tells about all of
+ * them: before the batch's planned time, one look at a name planned for it finds it purged if the
+ * batch ran early, and then the whole batch falls due now (verified within the hour instead of at
+ * the planned time, hours after the purge); after the planned time, one look at an overdue name
+ * that still finds it `pending delete` says the batch runs late, and the others wait an hour
+ * without being asked (not one lookup each per late hour). One or two lookups a run.
+ */
+export async function probeBatch(
+  db: Kysely<DB>,
+  input: { tld: string; now: number; batchTimeOfDay: number; look: Look },
+): Promise<number> {
+  const { tld, now, batchTimeOfDay, look } = input;
+  const columns = ['domain', 'tld', 'status', 'status_since', 'check_failures'] as const;
+  let looks = 0;
+
+  const next = batchAtOrAfter(now + 1, batchTimeOfDay);
+  if (next - now <= EARLY_BATCH_PROBE_MS) {
+    const canary = await db
+      .selectFrom('feed_domains')
+      .select(columns)
+      .where('tld', '=', tld)
+      .where('status', '=', 'pending-delete')
+      .where('next_check_at', '=', next)
+      .orderBy('domain')
+      .limit(1)
+      .executeTakeFirst();
+    if (canary) {
+      looks += 1;
+      if ((await look(canary)) === 'dropped') {
+        await db
+          .updateTable('feed_domains')
+          .set({ next_check_at: now })
+          .where('tld', '=', tld)
+          .where('status', '=', 'pending-delete')
+          .where('next_check_at', '=', next)
+          .execute();
+      }
+    }
+  }
+
+  // The latest batch whose purge checks are overdue (planned at its time, not made yet).
+  const overdue = await db
+    .selectFrom('feed_domains')
+    .select([...columns, 'expected_drop_at'])
+    .where('tld', '=', tld)
+    .where('status', '=', 'pending-delete')
+    .where('next_check_at', '<=', now)
+    .where('expected_drop_at', '<=', now)
+    .where('expected_drop_at', '>', now - DAY)
+    .orderBy('expected_drop_at', 'desc')
+    .orderBy('domain')
+    .limit(1)
+    .executeTakeFirst();
+  if (overdue) {
+    const { expected_drop_at: purge, ...canary } = overdue;
+    looks += 1;
+    if ((await look(canary)) === 'unchanged') {
+      await db
+        .updateTable('feed_domains')
+        .set({ next_check_at: now + HOUR })
+        .where('tld', '=', tld)
+        .where('status', '=', 'pending-delete')
+        .where('next_check_at', '<=', now)
+        .where('expected_drop_at', '=', Number(purge))
+        .execute();
+    }
+  }
+  return looks;
+}
