@@ -84,6 +84,7 @@ function syntheticRows(count: number): RoundRow[] {
       has_digit: facts.has_digit,
       verified_at: droppedAt,
       expected_drop_at: null,
+      zone_date: null,
       left_zone_at: droppedAt - 35 * DAY,
       status_since: droppedAt,
       updated_at: droppedAt,

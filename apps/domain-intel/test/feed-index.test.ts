@@ -12,7 +12,7 @@ const NOW = Date.parse('2026-03-10T12:00:00Z');
 const DAY = 86_400_000;
 const YEAR = 365.2425 * DAY;
 const TLDS = ['com', 'net', 'org'];
-const STATUSES = ['dropped', 'pending-delete', 'redemption', 'left-zone', 'returned'];
+const STATUSES = ['dropped', 'pending-delete', 'redemption', 'left-zone', 'returned', 'new'];
 
 // Few distinct values, so sorts have many ties (broken by domain) and bounds hit values exactly.
 const nullable = <T>(arbitrary: fc.Arbitrary<T>) => fc.option(arbitrary, { nil: null, freq: 4 });

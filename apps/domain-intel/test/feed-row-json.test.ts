@@ -16,7 +16,7 @@ const text = fc.oneof(fc.string(), fc.constantFrom('a"b.com', 'back\\slash.net',
 const rowArbitrary: fc.Arbitrary<FeedRowData> = fc.record({
   domain: text,
   tld: text,
-  status: fc.constantFrom('dropped', 'pending-delete', 'redemption', 'left-zone', 'returned'),
+  status: fc.constantFrom('dropped', 'pending-delete', 'redemption', 'left-zone', 'returned', 'new'),
   dropped_at: nullable(time),
   first_archived_at: nullable(
     fc.oneof(
@@ -33,6 +33,7 @@ const rowArbitrary: fc.Arbitrary<FeedRowData> = fc.record({
   has_digit: fc.constantFrom(0, 1),
   verified_at: nullable(time),
   expected_drop_at: nullable(time),
+  zone_date: nullable(fc.constantFrom('2026-03-09', '2026-03-10')),
 });
 const clock = fc.oneof(fc.constant(NOW), time);
 
@@ -103,6 +104,7 @@ describe('feed records written as JSON', () => {
       has_digit: 0,
       verified_at: NOW,
       expected_drop_at: null,
+      zone_date: null,
     } satisfies FeedRowData;
     const json = feedRowJson(row);
     assert.equal(JSON.parse(recordJson(json, NOW)).age_years, 3);

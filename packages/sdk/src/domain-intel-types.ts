@@ -30,7 +30,8 @@ export type {
   WhoisRecord,
 } from '@repo/contracts/domain-intel';
 
-export type FeedStatus = 'dropped' | 'pending-delete' | 'redemption' | 'left-zone' | 'any';
+/** `new`: names that entered a tracked zone and were not in it the day before (each with `first_seen`). */
+export type FeedStatus = 'dropped' | 'pending-delete' | 'redemption' | 'left-zone' | 'any' | 'new';
 export type FeedSort = 'dropped_at' | 'age' | 'da' | 'tf' | 'alt_tld_count';
 
 /** The filters of /v1/domains. Dates are ISO strings (`2026-03-01`) or Date objects. */
@@ -41,7 +42,7 @@ export interface FeedFilters {
   minTf?: number;
   droppedAfter?: string | Date;
   droppedBefore?: string | Date;
-  /** Default `dropped`: drops verified by RDAP only. */
+  /** Default `dropped`: drops verified by RDAP only; `new`: new registrations. */
   status?: FeedStatus;
   /** Longest label in characters (1-63). */
   maxLength?: number;

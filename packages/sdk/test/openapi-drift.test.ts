@@ -158,6 +158,7 @@ const FIELDS = {
     has_digit: 1,
     verified_at: 1,
     expected_drop_at: 1,
+    first_seen: 1,
   } satisfies Record<keyof FeedRecord, 1>,
   quota: {
     plan: 1,

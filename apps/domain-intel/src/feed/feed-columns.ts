@@ -43,7 +43,7 @@ export const FEED_COLUMN_NAMES = [
 const numberOrNull = (value: unknown) => (value === null || value === undefined ? null : Number(value));
 
 /** Statuses get small codes; `status=any` is then a bit mask over them. */
-export const STATUS_CODES: readonly string[] = [...ANY_STATUSES, 'returned', 're-registered'];
+export const STATUS_CODES: readonly string[] = [...ANY_STATUSES, 'returned', 're-registered', 'new'];
 
 /** NULL of the small integer columns. */
 export const NO_VALUE = -1;

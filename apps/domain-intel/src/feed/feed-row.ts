@@ -20,6 +20,7 @@ export const FEED_COLUMNS = [
   'has_digit',
   'verified_at',
   'expected_drop_at',
+  'zone_date',
 ] as const;
 
 export type FeedRowData = Pick<Selectable<FeedDomainTable>, (typeof FEED_COLUMNS)[number]>;
@@ -49,6 +50,8 @@ export function toFeedRecord(row: FeedRowData, now: number): FeedRecord {
     has_digit: row.has_digit === 1,
     verified_at: iso(row.verified_at),
     expected_drop_at: row.status === 'pending-delete' ? iso(row.expected_drop_at) : null,
+    // A new row's zone evidence is the snapshot it appeared in (zone-evidence.ts writes nothing else to it).
+    first_seen: row.status === 'new' ? row.zone_date : null,
   };
 }
 
@@ -69,10 +72,11 @@ export const CSV_HEADER = [
   'has_digit',
   'verified_at',
   'expected_drop_at',
+  'first_seen',
 ] as const satisfies readonly (keyof FeedRecord)[];
 
 export function toCsvLine(record: FeedRecord): string {
-  // Every value is a domain, an ISO time, a number or a boolean: none can hold a comma,
+  // Every value is a domain, an ISO date or time, a number or a boolean: none can hold a comma,
   // quote or newline, so no quoting is needed.
   return CSV_HEADER.map((column) => {
     const value = record[column];

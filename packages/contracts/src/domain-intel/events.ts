@@ -84,6 +84,7 @@ export const FilterBatchEvent = eventOf(
         has_digit: false,
         verified_at: AT,
         expected_drop_at: null,
+        first_seen: null,
       },
     ],
   },

@@ -5,7 +5,8 @@ import { Type } from 'typebox';
  * dashboard's feed explorer and the SDK all take them from here. Values arrive as strings and are
  * validated by the server's feed filters, which give each parameter its own error code.
  */
-export const FEED_STATUSES = ['dropped', 'pending-delete', 'redemption', 'left-zone', 'any'] as const;
+/** `new`: names that entered a tracked zone and were not in it the day before (not part of `any`, the drop feed). */
+export const FEED_STATUSES = ['dropped', 'pending-delete', 'redemption', 'left-zone', 'any', 'new'] as const;
 export const FEED_SORTS = ['dropped_at', 'age', 'da', 'tf', 'alt_tld_count'] as const;
 export type FeedStatus = (typeof FEED_STATUSES)[number];
 export type FeedSort = (typeof FEED_SORTS)[number];
@@ -24,7 +25,9 @@ export const FeedFilterQuery = {
   min_tf: text('Minimum Majestic TF (0-100)'),
   dropped_after: text('Dropped at or after this ISO date or date-time'),
   dropped_before: text('Dropped before this ISO date or date-time'),
-  status: text(`One of ${FEED_STATUSES.join(', ')} (default dropped: RDAP-verified drops only)`),
+  status: text(
+    `One of ${FEED_STATUSES.join(', ')} (default dropped: RDAP-verified drops only; new: new registrations)`,
+  ),
   max_length: text('Longest label in characters (1-63)'),
   hyphens: text('`false`: only labels without a hyphen (default true: either)'),
   digits: text('`false`: only labels without a digit (default true: either)'),

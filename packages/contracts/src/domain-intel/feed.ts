@@ -5,7 +5,9 @@ import { Nullable } from '../schema-helpers.ts';
 export const FeedRecord = Type.Object({
   domain: Type.String({ examples: ['oldbrand.com'] }),
   tld: Type.String(),
-  status: Type.String({ description: 'left-zone, redemption, pending-delete, dropped, returned or re-registered' }),
+  status: Type.String({
+    description: 'left-zone, redemption, pending-delete, dropped, returned, re-registered or new',
+  }),
   dropped_at: Nullable(Type.String({ format: 'date-time', description: 'When RDAP first verified the drop' })),
   first_archived: Nullable(Type.String({ format: 'date', description: 'First Wayback Machine capture' })),
   age_years: Nullable(Type.Number({ description: 'Years since the first capture, one decimal, rounded down' })),
@@ -21,6 +23,12 @@ export const FeedRecord = Type.Object({
     Type.String({
       format: 'date-time',
       description: 'For pending-delete names: when the registry is expected to purge it (null otherwise)',
+    }),
+  ),
+  first_seen: Nullable(
+    Type.String({
+      format: 'date',
+      description: 'For new names: the date of the zone file in which the name first appeared (null otherwise)',
     }),
   ),
 });
