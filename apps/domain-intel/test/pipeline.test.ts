@@ -48,6 +48,8 @@ for (const target of databaseTargets()) {
     let churn: ZoneChurn;
     const purged = new Set<string>();
     const restored = new Set<string>();
+    /** Names the churn registered, with the date of the first zone file that holds them. */
+    const registered = new Map<string, string>();
 
     before(async () => {
       const world = new SimWorld('2026-03-01T06:00:00Z');
@@ -74,6 +76,7 @@ for (const target of databaseTargets()) {
         clock.set(world.now());
         for (const name of day.purged) purged.add(name);
         for (const name of day.restored) restored.add(name);
+        for (const name of day.registered) registered.set(name, new Date(world.now()).toISOString().slice(0, 10));
         return day;
       };
       await runDemoPipeline(t.app.ctx, churn, { days: 5 });
@@ -109,6 +112,19 @@ for (const target of databaseTargets()) {
         assert.deepEqual(row.alt_tlds, expectedAlt, `${name} alt TLDs`);
         assert.equal(row.alt_tld_count, expectedAlt.length);
       }
+    });
+
+    it('lists as new exactly the names registered after the first zone file, each with the day it appeared', async () => {
+      assert.ok(registered.size >= 5, `the churn registered names (${registered.size})`);
+      const key = await t.keyFor('starter');
+      const response = await t.app.inject({ url: '/v1/domains?status=new&limit=100', headers: bearer(key) });
+      assert.equal(response.statusCode, 200, response.body);
+      const rows = response.json().data as Array<{ domain: string; status: string; first_seen: string }>;
+      assert.deepEqual(rows.map((row) => [row.domain, row.first_seen]).sort(), [...registered].sort());
+      assert.ok(rows.every((row) => row.status === 'new'));
+      // A restored name was in the zone before it left: back, not new.
+      assert.ok(restored.size > 0, 'the churn restored names');
+      for (const name of restored) assert.ok(!rows.some((row) => row.domain === name), name);
     });
 
     it('records every transition with its evidence, and restored names end as returned', async () => {

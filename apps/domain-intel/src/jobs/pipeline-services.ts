@@ -47,6 +47,7 @@ export function createPipelineServices(
       ...recheckSettings(config),
       ...(deps.rdap.registryRateOf ? { registryRateOf: (tld: string) => deps.rdap.registryRateOf!(tld) } : {}),
       ...(deps.log ? { log: deps.log } : {}),
+      newRetentionDays: config.NEW_REGISTRATION_RETENTION_DAYS,
     }),
     enrichment: new EnrichmentService(
       database.db,

@@ -1,10 +1,16 @@
 /**
  * The lifecycle of a domain on its way to being dropped, and the exits from it.
- * `in-zone` is never stored: a name is only written once the zone diff shows it leaving.
+ * `in-zone` is never stored: a name is only written once the zone diff shows it leaving, or
+ * (as `new`) entering a zone it was not in the day before.
  */
 export const PIPELINE_STATUSES = ['left-zone', 'redemption', 'pending-delete'] as const;
 export const EXIT_STATUSES = ['returned', 're-registered'] as const;
-export const STORED_STATUSES = [...PIPELINE_STATUSES, 'dropped', ...EXIT_STATUSES] as const;
+/**
+ * A name that entered a tracked zone and was not in it the day before (no row yet: nothing of it
+ * was on the way out). Kept `NEW_REGISTRATION_RETENTION_DAYS`, then deleted (zone-evidence.ts).
+ */
+export const NEW_STATUS = 'new';
+export const STORED_STATUSES = [...PIPELINE_STATUSES, 'dropped', ...EXIT_STATUSES, NEW_STATUS] as const;
 
 export type PipelineStatus = (typeof PIPELINE_STATUSES)[number];
 export type StoredStatus = (typeof STORED_STATUSES)[number];
