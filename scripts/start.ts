@@ -197,6 +197,7 @@ Domain Intelligence API   ${urls.domainIntel}
   Demo key (${demoPlan})${' '.repeat(Math.max(1, 13 - demoPlan.length))}${demoKey.key}   (shown once; replaces the last start's; account ${DEMO_EMAIL})
   Billing                 Upgrade in the dashboard: Stripe's pages and webhooks are the simulator's
   Try                     curl -H "Authorization: Bearer ${demoKey.key}" "${urls.domainIntel}/v1/domains?limit=5"
+  New registrations       curl -H "Authorization: Bearer ${demoKey.key}" "${urls.domainIntel}/v1/domains?status=new&limit=5"
 
 Social platform           ${urls.platform}
   Demo login              ${demo.login.user_name} / ${demo.login.password}
