@@ -155,7 +155,7 @@ for (const target of databaseTargets()) {
           rows.join(),
         );
         const batch = receiver.received.find((entry) => entry.body.type === 'filter.batch');
-        const delivered = batch!.body.data.rows.find((record) => record.domain === 'later.net') as {
+        const delivered = batch!.body.data.rows.find((record) => record.domain === 'later.net') as unknown as {
           status: string;
           first_seen: string | null;
         };
