@@ -37,6 +37,7 @@ describe('platform documentation and hygiene', () => {
       const api = document.paths['/api.php'].get;
       const method = api.parameters.find((parameter: { name: string }) => parameter.name === 'method');
       assert.deepEqual(method.schema.enum, [
+        'batch',
         'friend.getFriends',
         'friend.isFriend',
         'mail.getNewCount',
