@@ -16,6 +16,13 @@ export interface FeedIndexParts {
   clusters: FeedClusters;
   orders: Record<FeedSort, Uint32Array>;
   ranks: Record<FeedSort, Uint32Array>;
+  /**
+   * Per sort, by status code (STATUS_CODES), the first rank of a row with that status (the row
+   * count when none has it): a page walk starts there, as nothing before it can match. New
+   * registrations have no drop time, DA, TF, alt-TLD count or archive date, so they all sort
+   * last: without it, a page of them walked past every drop first.
+   */
+  firstRanks: Record<FeedSort, Uint32Array>;
 }
 
 /**
@@ -68,14 +75,21 @@ export function buildFeedIndexParts(rows: FeedColumns | FeedColumnChunksState): 
   };
   const orders = {} as Record<FeedSort, Uint32Array>;
   const ranks = {} as Record<FeedSort, Uint32Array>;
+  const firstRanks = {} as Record<FeedSort, Uint32Array>;
   for (const sort of FEED_SORTS) {
     const order = sortedBy(keys[sort](), byDomain);
     const rank = sharedArray(Uint32Array, size);
+    const first = sharedArray(Uint32Array, 256).fill(size);
     for (let k = 0; k < size; k++) rank[order[k]!] = k;
+    for (let k = 0; k < size; k++) {
+      const status = grouped.status[k]!;
+      if (rank[k]! < first[status]!) first[status] = rank[k]!;
+    }
     orders[sort] = order;
     ranks[sort] = rank;
+    firstRanks[sort] = first;
   }
-  return { clusters, orders, ranks };
+  return { clusters, orders, ranks, firstRanks };
 }
 
 type NumberColumn = { readonly length: number; readonly [i: number]: number };

@@ -71,6 +71,7 @@ export class FeedIndex {
   readonly #clusters: FeedClusters;
   readonly #orders: Record<FeedSort, Uint32Array>;
   readonly #ranks: Record<FeedSort, Uint32Array>;
+  readonly #firstRanks: Record<FeedSort, Uint32Array>;
   /** Matches of the current query, by position (reused: queries are synchronous). */
   readonly #matches: Uint32Array;
   /** Matches of the current query, by rank in the page's sort. */
@@ -93,6 +94,7 @@ export class FeedIndex {
     this.#clusters = parts.clusters;
     this.#orders = parts.orders;
     this.#ranks = parts.ranks;
+    this.#firstRanks = parts.firstRanks;
     const size = parts.clusters.columns.size;
     this.#matches = bitmapFor(size);
     this.#ranked = bitmapFor(size);
@@ -193,14 +195,23 @@ export class FeedIndex {
     // The walk's length assumes the matches are spread evenly along the sort; when they are not
     // (e.g. tld=com by alt-TLD count, where .com rows have few), it gives up at the cost of the
     // rank marks and they answer instead, so a page costs at most about twice the cheaper way.
+    const from = this.#firstRank(page.sort, bounds);
     const byRankCost = total + size / 32;
-    const walkLength = (wanted * size) / total;
+    const walkLength = (wanted * (size - from)) / total;
     const walked =
       path === 'by-rank' || (path === undefined && walkLength > byRankCost)
         ? null
-        : walk(this.#orders[page.sort], marked.bits, page.offset, wanted, path === 'walk' ? size : byRankCost);
+        : walk(this.#orders[page.sort], marked.bits, from, page.offset, wanted, path === 'walk' ? size : byRankCost);
     const positions = walked ?? this.#byRank(page.sort, marked, page.offset, wanted);
     return { domains: positions.map((k) => this.columns.domain(k)), total };
+  }
+
+  /** The first rank along `sort` where a row of the filter's statuses lies: no match comes before it. */
+  #firstRank(sort: FeedSort, bounds: FeedBounds): number {
+    const first = this.#firstRanks[sort];
+    let from = this.columns.size;
+    for (const status of bounds.statuses) from = Math.min(from, first[status]!);
+    return from;
   }
 
   /** Drops the reused matches (benchmarks measure the cold path with it). */
@@ -223,10 +234,11 @@ export class FeedIndex {
     const wanted = Math.min(page.offset + page.limit, total);
     if (wanted <= page.offset) return { domains: [], total };
     const size = this.columns.size;
+    const from = this.#firstRank(page.sort, bounds);
     // Marking costs about a word per 32 rows of the groups, the rank marks about a bit per match.
     const budget = total + size / 32;
-    if ((wanted * size) / total > budget) return null;
-    const positions = walkRanges(this.#orders[page.sort], ranges, page.offset, wanted, budget);
+    if ((wanted * (size - from)) / total > budget) return null;
+    const positions = walkRanges(this.#orders[page.sort], ranges, from, page.offset, wanted, budget);
     return positions && { domains: positions.map((k) => this.columns.domain(k)), total };
   }
 
@@ -364,12 +376,14 @@ const settledByGroups = (bounds: FeedBounds) =>
   bounds.contains === null && bounds.bounds.every((bound) => bound.column === 'da');
 
 /**
- * Positions `skip` … `wanted` along `order` that lie in `ranges` (sorted, disjoint [start, end)
- * pairs); null after `budget` entries without the last one wanted.
+ * Positions `skip` … `wanted` along `order` from rank `from` (none before it can match) that lie
+ * in `ranges` (sorted, disjoint [start, end) pairs); null after `budget` entries without the last
+ * one wanted.
  */
 function walkRanges(
   order: Uint32Array,
   ranges: number[],
+  from: number,
   skip: number,
   wanted: number,
   budget: number,
@@ -377,8 +391,8 @@ function walkRanges(
   const positions: number[] = [];
   const last = ranges.length - 2;
   let seen = 0;
-  const stop = Math.min(order.length, Math.ceil(budget));
-  let k = 0;
+  const stop = Math.min(order.length, from + Math.ceil(budget));
+  let k = from;
   for (; k < stop && seen < wanted; k++) {
     const i = order[k]!;
     // The last range starting at or before i (binary search over the pairs' starts).
@@ -396,14 +410,21 @@ function walkRanges(
 }
 
 /**
- * Matches `skip` … `wanted` along `order`: the walk stops at the last one wanted, or (null)
- * after `budget` entries without it.
+ * Matches `skip` … `wanted` along `order` from rank `from` (none before it can match): the walk
+ * stops at the last one wanted, or (null) after `budget` entries without it.
  */
-function walk(order: Uint32Array, matches: Uint32Array, skip: number, wanted: number, budget: number): number[] | null {
+function walk(
+  order: Uint32Array,
+  matches: Uint32Array,
+  from: number,
+  skip: number,
+  wanted: number,
+  budget: number,
+): number[] | null {
   const positions: number[] = [];
   let seen = 0;
-  const stop = Math.min(order.length, Math.ceil(budget));
-  let k = 0;
+  const stop = Math.min(order.length, from + Math.ceil(budget));
+  let k = from;
   for (; k < stop && seen < wanted; k++) {
     const i = order[k]!;
     if ((matches[i >>> 5]! & (1 << (i & 31))) === 0) continue;
