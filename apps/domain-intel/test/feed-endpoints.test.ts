@@ -68,6 +68,7 @@ for (const target of databaseTargets()) {
           'dropped_at',
           'expected_drop_at',
           'first_archived',
+          'first_seen',
           'has_digit',
           'has_hyphen',
           'length',
