@@ -220,7 +220,11 @@ export class DeletionChurn {
         entry.pendingDeleteAt = at;
         Object.assign(this.world.get(entry.name)!, { status: ['pending delete'], updatedAt: at });
         this.onEvent({ kind: 'pending-delete', name: entry.name, at });
-      } else if (entry.pendingDeleteAt !== null && at - entry.pendingDeleteAt >= pendingDeleteDays * DAY) {
+      } else if (
+        entry.pendingDeleteAt !== null &&
+        // By calendar day, as registries count it: a batch that runs early or late purges the day's names all the same.
+        Math.floor(at / DAY) - Math.floor(entry.pendingDeleteAt / DAY) >= pendingDeleteDays
+      ) {
         this.world.purge(entry.name);
         this.onEvent({ kind: 'purged', name: entry.name, at });
         continue;
