@@ -151,6 +151,7 @@ async function simulate(scale: number, comLimit: number, suffix: string): Promis
     // As the hourly job's deadline gives a run (its 45 minutes): purge checks falling due within
     // them are made when they fall due, the wait played on the manual clock.
     lookAheadMs: 45 * MINUTE,
+    probeBatches: process.env.BENCH_RDAP_PLAN_PROBE !== '0',
     waitUntil: async (time) => moveTo(time),
   });
   let neededPeak = 0;

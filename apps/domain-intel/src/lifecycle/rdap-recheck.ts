@@ -53,6 +53,8 @@ export interface RecheckResult {
   skipped: number;
 }
 
+const DAY = 86_400_000;
+
 interface Candidate {
   domain: string;
   tld: string;
@@ -164,13 +166,20 @@ export async function recheckDueCandidates(
   await Promise.all(
     batches.map(async (candidates) => {
       const queue = new PQueue({ concurrency: options.perTldConcurrency });
-      const due = candidates.filter((candidate) => candidate.dueAt === undefined);
-      const [first, ...ahead] = candidates.filter((candidate) => candidate.dueAt !== undefined);
-      await queue.addAll(due.map((candidate) => () => look(candidate)));
-      // The purge checks looked ahead to: the first one, at the batch's time, says whether the
-      // batch has run; still `pending delete`, the rest are left to the next run's probe.
+      // The purge checks looked ahead to that fall due at the registry's batch time: the first
+      // one says whether the batch has run; still `pending delete`, the rest are left to the next
+      // run's probe. Every other candidate is looked at as it comes.
+      const batchTime = candidates[0] ? timelineOf(candidates[0].tld).batchTimeOfDay : null;
+      const atBatch = (candidate: Candidate) =>
+        batchTime !== null &&
+        candidate.dueAt !== undefined &&
+        (((candidate.dueAt - batchTime) % DAY) + DAY) % DAY === 0;
+      const [first, ...rest] = candidates.filter(atBatch);
+      await queue.addAll(
+        candidates.filter((candidate) => !atBatch(candidate)).map((candidate) => () => look(candidate)),
+      );
       if (!first || (await look(first)) === 'unchanged') return;
-      await queue.addAll(ahead.map((candidate) => () => look(candidate)));
+      await queue.addAll(rest.map((candidate) => () => look(candidate)));
     }),
   );
   return result;
