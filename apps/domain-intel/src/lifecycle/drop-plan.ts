@@ -69,24 +69,18 @@ export function planDropLookups(input: {
   // Out of the zone but in neither deletion status (on a registrar hold, in a grace period).
   return {
     expectedDropAt: since + (timeline.redemptionDays + timeline.pendingDeleteDays) * DAY,
-    nextCheckAt: now + heldNameInterval(now - since),
+    nextCheckAt: now + HELD_NAME_WAIT,
   };
 }
 
-/** The longest wait between two looks at a name out of the zone and not yet deleted. */
-export const HELD_NAME_LONGEST_WAIT = 7 * DAY;
-
 /**
- * The wait before the next look at a name out of the zone that the registry still answers
- * registered (a registrar hold keeps a name so for days to weeks before deleting it, if ever): as
- * long as it has been so already, at least a day and at most a week. A look a day would cost a
- * name held 30 days 30 lookups; this costs about 7. Seeing its deletion up to a week late costs
- * nothing: redemption lasts 30 days, and the pending-delete look is planned from the registry's
- * own date of the deletion (its `last changed`), not from when we saw it.
+ * The wait between two looks at a name out of the zone that the registry still answers
+ * registered (a registrar hold keeps a name so for days to weeks before deleting it, if ever): a
+ * week. A look a day cost a name held 30 days 30 lookups; a week costs 5. Seeing its deletion up
+ * to a week late costs nothing: redemption lasts 30 days, and the pending-delete look is planned
+ * from the registry's own date of the deletion (its `last changed`), not from when we saw it.
  */
-export function heldNameInterval(heldFor: number): number {
-  return Math.min(Math.max(heldFor, DAY), HELD_NAME_LONGEST_WAIT);
-}
+export const HELD_NAME_WAIT = 7 * DAY;
 
 /**
  * When the registry put a name in `status` by its own record: the `last changed` date, if that
