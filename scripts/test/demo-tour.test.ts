@@ -75,6 +75,11 @@ describe('the demo shows billing, a drop and a delivery end to end (npm start in
     const [domainIntel, platform, sampleApp, sim, demo] = await Promise.all([1, 2, 3, 4, 5].map(() => freePort()));
     env = {
       ...process.env,
+      // npm start's embedded default, as a newcomer runs it: with CI's DATABASE_URL the demo would keep its data in
+      // the shared database's default schema, where the next run would find this run's Stripe clock and downloads.
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      REDIS_CLUSTER_URLS: '',
       DATA_DIR: dataDir,
       DOMAIN_INTEL_PORT: String(domainIntel),
       PLATFORM_PORT: String(platform),
