@@ -82,6 +82,18 @@ describe('drop plan', () => {
     assert.equal(looks, 5);
   });
 
+  it("plans the purge on the fifth day's batch after a name entered pending delete, even when that batch ran late", () => {
+    // The batch of 1 March ran at 20:30 instead of 19:00: the purge is on 6 March at 19:00, not 7 March.
+    const plan = planDropLookups({
+      status: 'pending-delete',
+      since: at('2026-03-01T20:30:00Z'),
+      now: at('2026-03-01T21:30:00Z'),
+      timeline: AT_19,
+    });
+    assert.equal(plan.nextCheckAt, at('2026-03-06T19:00:00Z'));
+    assert.equal(plan.expectedDropAt, at('2026-03-06T19:00:00Z'));
+  });
+
   it('without a batch time looks when the timeline says, then every 6 hours, and polls an overdue purge hourly', () => {
     const since = at('2026-03-01T21:15:00Z');
     const redemption = planDropLookups({ status: 'redemption', since, now: since, timeline: STANDARD_TIMELINE });

@@ -54,7 +54,13 @@ export function planDropLookups(input: {
   const atBatch = (time: number) => (batchTimeOfDay === null ? time : batchAtOrAfter(time, batchTimeOfDay));
 
   if (status === 'pending-delete') {
-    const purge = atBatch(since + timeline.pendingDeleteDays * DAY);
+    // Registries count pending delete in days: the purge is the batch of the fifth day after the
+    // one the name entered it, even when that day's batch ran late (an elapsed 5 × 24 h would
+    // put it a day after the purge).
+    const purge =
+      batchTimeOfDay === null
+        ? since + timeline.pendingDeleteDays * DAY
+        : Math.floor(since / DAY) * DAY + timeline.pendingDeleteDays * DAY + batchTimeOfDay;
     return { expectedDropAt: purge, nextCheckAt: now < purge ? purge : now + HOUR };
   }
   if (status === 'redemption') {
