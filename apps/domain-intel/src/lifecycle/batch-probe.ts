@@ -3,7 +3,6 @@ import type { DB } from '../db/schema.ts';
 import { batchAtOrAfter } from './drop-plan.ts';
 
 const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 /** How long before its time a registry's batch has been seen to run: runs this close to the batch probe for it. */
 export const EARLY_BATCH_PROBE_MS = 3 * HOUR;
 
@@ -23,9 +22,9 @@ export type Look = (candidate: ProbeCandidate) => Promise<string>;
  * The registry purges a day's names in one batch, so one name of the batch tells about all of
  * them: before the batch's planned time, one look at a name planned for it finds it purged if the
  * batch ran early, and then the whole batch falls due now (verified within the hour instead of at
- * the planned time, hours after the purge); after the planned time, one look at an overdue name
- * that still finds it `pending delete` says the batch runs late, and the others wait an hour
- * without being asked (not one lookup each per late hour). One or two lookups a run.
+ * the planned time, hours after the purge). One look a run in the hours before the batch. A late
+ * batch needs no probe: its checks, made at the planned time, look again hourly (postponing them
+ * all on one name's word cost more drops past the hour than the lookups it saved, in rdap-plan).
  */
 export async function probeBatch(
   db: Kysely<DB>,
@@ -60,32 +59,5 @@ export async function probeBatch(
     }
   }
 
-  // The latest batch whose purge checks are overdue (planned at its time, not made yet).
-  const overdue = await db
-    .selectFrom('feed_domains')
-    .select([...columns, 'expected_drop_at'])
-    .where('tld', '=', tld)
-    .where('status', '=', 'pending-delete')
-    .where('next_check_at', '<=', now)
-    .where('expected_drop_at', '<=', now)
-    .where('expected_drop_at', '>', now - DAY)
-    .orderBy('expected_drop_at', 'desc')
-    .orderBy('domain')
-    .limit(1)
-    .executeTakeFirst();
-  if (overdue) {
-    const { expected_drop_at: purge, ...canary } = overdue;
-    looks += 1;
-    if ((await look(canary)) === 'unchanged') {
-      await db
-        .updateTable('feed_domains')
-        .set({ next_check_at: now + HOUR })
-        .where('tld', '=', tld)
-        .where('status', '=', 'pending-delete')
-        .where('next_check_at', '<=', now)
-        .where('expected_drop_at', '=', Number(purge))
-        .execute();
-    }
-  }
   return looks;
 }
