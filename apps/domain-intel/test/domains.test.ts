@@ -84,6 +84,7 @@ for (const target of databaseTargets()) {
         has_digit: false,
         verified_at: new Date(NOW).toISOString(),
         expected_drop_at: null,
+        first_seen: null,
       });
       assert.equal(body.data[0].has_hyphen, true);
       assert.equal(body.data[0].has_digit, true);
