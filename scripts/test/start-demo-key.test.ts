@@ -19,6 +19,11 @@ async function startOnce(dataDir: string): Promise<string> {
     cwd: tmpdir(),
     env: {
       ...process.env,
+      // npm start's embedded default, as the CLI below reads it: CI's DATABASE_URL would put the demo's data in the
+      // shared database's default schemas, where the CLI (on DATA_DIR) would not find it and later runs would.
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      REDIS_CLUSTER_URLS: '',
       DATA_DIR: dataDir,
       DOMAIN_INTEL_PORT: '0',
       PLATFORM_PORT: '0',
@@ -59,7 +64,7 @@ describe('npm start replaces the demo key of the previous start', () => {
 
     // The keys as the operator's command lists them, on the data directory both starts used.
     const list = spawnSync(process.execPath, ['--import', TSX, CLI, 'keys', 'list', '--email', DEMO_EMAIL, '--json'], {
-      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '' },
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', REDIS_CLUSTER_URLS: '' },
       encoding: 'utf8',
     });
     assert.equal(list.status, 0, list.stderr);
