@@ -65,11 +65,7 @@ export function createRdapEngine(
     maxRetries: config.RDAP_MAX_RETRIES,
     maxRetryWaitMs: config.RDAP_RETRY_MAX_WAIT_MS,
     maxCoolDownMs: config.RDAP_MAX_COOL_DOWN_MS,
-    breaker: {
-      errorThresholdPercentage: config.RDAP_BREAKER_ERROR_PERCENT,
-      volumeThreshold: config.RDAP_BREAKER_MIN_REQUESTS,
-      resetTimeoutMs: config.RDAP_BREAKER_RESET_MS,
-    },
+    breaker: breakerSettings(config),
     userAgent: 'domain-intel/1.0 (+RDAP client)',
   });
   const bootstrap = new RdapBootstrap({
@@ -101,6 +97,15 @@ export function createRdapEngine(
     async close() {
       await Promise.all([http.close(), bootstrap.close()]);
     },
+  };
+}
+
+/** The circuit breaker of every upstream server, RDAP host or WHOIS server alike (RDAP_BREAKER_*). */
+export function breakerSettings(config: Config) {
+  return {
+    errorThresholdPercentage: config.RDAP_BREAKER_ERROR_PERCENT,
+    volumeThreshold: config.RDAP_BREAKER_MIN_REQUESTS,
+    resetTimeoutMs: config.RDAP_BREAKER_RESET_MS,
   };
 }
 

@@ -2,7 +2,7 @@ import type { Clock } from '@repo/server-kit';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
 import type { AdaptiveRates, RateChangeLog } from '../rdap/adaptive-rates.ts';
-import { createHostLimits, createRdapEngine, type RdapEngine } from '../rdap/engine.ts';
+import { breakerSettings, createHostLimits, createRdapEngine, type RdapEngine } from '../rdap/engine.ts';
 import type { HostLimits } from '../rdap/host-limits.ts';
 import { HostRates } from '../rdap/host-rates.ts';
 import { loadRootZone } from '../tlds/tld-data.ts';
@@ -84,11 +84,7 @@ export function createWhoisTransport(
     hostConcurrency: config.WHOIS_HOST_CONCURRENCY,
     limits,
     throttlePauseMs: config.WHOIS_THROTTLE_PAUSE_MS,
-    breaker: {
-      errorThresholdPercentage: config.RDAP_BREAKER_ERROR_PERCENT,
-      volumeThreshold: config.RDAP_BREAKER_MIN_REQUESTS,
-      resetTimeoutMs: config.RDAP_BREAKER_RESET_MS,
-    },
+    breaker: breakerSettings(config),
   });
   return { transport, adaptive, limits };
 }
