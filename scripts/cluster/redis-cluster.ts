@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { freePortPair } from './free-port.ts';
+import { freeLoopbackPort } from '@repo/server-kit/testing';
 
 const run = promisify(execFile);
 const REDIS_SERVER = '/usr/bin/redis-server';
@@ -37,7 +37,7 @@ export async function startRedisClusterWithReplicas(dir: string): Promise<RedisC
   };
   try {
     for (let i = 0; i < 6; i++) {
-      const port = await freePortPair();
+      const port = await freeLoopbackPort({ partnerOffset: 10_000 });
       const nodeDir = path.join(dir, `redis-${port}`);
       mkdirSync(nodeDir, { recursive: true });
       const child = spawn(

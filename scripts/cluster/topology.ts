@@ -11,6 +11,7 @@ import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { freeLoopbackPort } from '@repo/server-kit/testing';
 import {
   randomLabel,
   renderZoneFile,
@@ -21,7 +22,6 @@ import {
 } from '@repo/upstream-sim';
 import { simulatorEnv } from 'domain-intel/demo/simulator-env.ts';
 import pg from 'pg';
-import { freePortPair } from './free-port.ts';
 import { startHaproxy } from './haproxy.ts';
 import { type RedisClusterWithReplicas, startRedisClusterWithReplicas, stopProcess } from './redis-cluster.ts';
 
@@ -110,7 +110,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     cleanups.push(() => redis.stop());
     log(`Redis Cluster: masters ${redis.urls.join(', ')}, each with a replica`);
 
-    const [domainIntelListen, platformListen] = [await freePortPair(), await freePortPair()];
+    const [domainIntelListen, platformListen] = [await freeLoopbackPort(), await freeLoopbackPort()];
     const domainIntelUrl = `http://127.0.0.1:${domainIntelListen}`;
     const platformUrl = `http://127.0.0.1:${platformListen}`;
     const shared = {
@@ -154,7 +154,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     log(`PostgreSQL schemas ${schemas.domainIntel} and ${schemas.platform}; yesterday's .com snapshot imported`);
 
     const start = async (role: ServiceProcess['role'], index: number) => {
-      const port = role === 'worker' ? null : await freePortPair();
+      const port = role === 'worker' ? null : await freeLoopbackPort();
       const [cli, env] = role === 'platform' ? [PLATFORM_CLI, platformEnv] : [DOMAIN_INTEL_CLI, domainIntelEnv];
       const name = `${role}-${index}`;
       const child = spawn(process.execPath, ['--import', 'tsx', cli, role === 'worker' ? 'worker' : 'serve'], {

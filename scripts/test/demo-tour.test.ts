@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { freeLoopbackPort } from '@repo/server-kit/testing';
 import { browserSkipReason, launchBrowser } from '@repo/server-kit/testing/browser';
 import type { Browser, Page } from 'playwright-core';
 
@@ -15,18 +15,6 @@ const DEMO_EMAIL = 'demo@domain-intel.example';
 const skip = browserSkipReason();
 /** DEMO_TOUR_SHOTS=<dir> keeps a screenshot of every step there, to look at. */
 const SHOTS = process.env.DEMO_TOUR_SHOTS;
-
-/** A port free right now: npm start's PUBLIC_URL and Stripe's return URLs need the real one up front. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Runs a command to its end; gives its output, failing with it when the exit code is not 0. */
 function run(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
@@ -72,7 +60,9 @@ describe('the demo shows billing, a drop and a delivery end to end (npm start in
     (await fetch(`${baseUrl}/v1/quota`, { headers: { authorization: `Bearer ${key}` } })).status;
 
   before(async () => {
-    const [domainIntel, platform, sampleApp, sim, demo] = await Promise.all([1, 2, 3, 4, 5].map(() => freePort()));
+    const [domainIntel, platform, sampleApp, sim, demo] = await Promise.all(
+      [1, 2, 3, 4, 5].map(() => freeLoopbackPort()),
+    );
     env = {
       ...process.env,
       // npm start's embedded default, as a newcomer runs it: with CI's DATABASE_URL the demo would keep its data in

@@ -5,10 +5,10 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { freeLoopbackPort } from '@repo/server-kit/testing';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const START = path.join(root, 'scripts/start.ts');
@@ -39,33 +39,14 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-/**
- * A port no one listens on now, below the kernel's ephemeral range: the first start replays days of zone
- * files before it binds, and a port the kernel hands out (to another test's port 0) could be taken by then.
- */
-async function freePort(): Promise<number> {
-  for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    const server = createServer();
-    const free = await new Promise<boolean>((resolve) => {
-      server.once('error', () => resolve(false));
-      server.listen(port, '127.0.0.1', () => resolve(true));
-    });
-    if (free) {
-      await new Promise((resolve) => server.close(resolve));
-      return port;
-    }
-  }
-}
-
 export async function startStack(): Promise<Stack> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'doc-samples-'));
   const [domainIntelPort, platformPort, samplePort, simPort, demoPort] = [
-    await freePort(),
-    await freePort(),
-    await freePort(),
-    await freePort(),
-    await freePort(),
+    await freeLoopbackPort(),
+    await freeLoopbackPort(),
+    await freeLoopbackPort(),
+    await freeLoopbackPort(),
+    await freeLoopbackPort(),
   ];
   const child: ChildProcess = spawn(process.execPath, ['--import', TSX, START], {
     cwd: root,

@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { userInfo } from 'node:os';
 import path from 'node:path';
-import { tempDir } from '@repo/server-kit/testing';
+import { freeLoopbackPort, tempDir } from '@repo/server-kit/testing';
 import ssh2 from 'ssh2';
 
 /** Debian's OpenSSH server (apt-get install -y openssh-server). */
@@ -23,14 +23,6 @@ export function sshdSkipReason(): string | false {
     mkdirSync(PRIVSEP_DIR, { recursive: true, mode: 0o755 });
   }
   return false;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 async function waitForPort(port: number, child: ChildProcess, output: () => string): Promise<void> {
@@ -76,7 +68,7 @@ export async function startSshd(): Promise<TestSshd> {
   const dir = temp.dir;
   const dropDir = path.join(dir, 'drop');
   mkdirSync(dropDir);
-  const port = await freePort();
+  const port = await freeLoopbackPort();
   const user = userInfo().username;
   const hostKey = path.join(dir, 'host_ed25519');
   const authorizedKeys = path.join(dir, 'authorized_keys');

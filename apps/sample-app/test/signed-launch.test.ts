@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { freeLoopbackPort } from '@repo/server-kit/testing';
 import type { FastifyInstance } from 'fastify';
 // The platform's own code signs the launches and sends the callbacks: the sample app is checked against it.
 import { PERMISSION_NAMES } from '../../social-platform/src/applications/permissions.ts';
@@ -12,18 +12,6 @@ import { canvasFrameUrl } from '../../social-platform/src/web/canvas-url.ts';
 import { type RunningSampleApp, startSampleApp } from '../src/index.ts';
 
 const cookieOf = (setCookie: string | string[] | undefined) => String(setCookie).split(';')[0]!;
-
-/** A port free right now: the platform's PUBLIC_URL (where status URLs point) must be its real address. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 describe('sample app with its secret: signed exchange, verified launches, callbacks', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sample-app-signed-'));
@@ -35,7 +23,7 @@ describe('sample app with its secret: signed exchange, verified launches, callba
   let counter = 0;
 
   before(async () => {
-    const port = await freePort();
+    const port = await freeLoopbackPort();
     platformUrl = `http://127.0.0.1:${port}`;
     platform = await buildApp(
       loadPlatformConfig({

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { cpSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { databaseTargets, tempDir } from '@repo/server-kit/testing';
+import { databaseTargets, freeLoopbackPort, tempDir } from '@repo/server-kit/testing';
 import { PERMISSION_NAMES } from '../src/applications/permissions.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
 import { solidJpeg } from './upload-helpers.ts';
@@ -34,20 +33,9 @@ if (missing) {
   console.warn(`\n!!! phpFox's sample apps are NOT run: ${missing}. Install it to run them.\n`);
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /** PHP's built-in web server on `dir`, once it answers. */
 async function servePhp(dir: string): Promise<{ url: string; stop(): void }> {
-  const port = await freePort();
+  const port = await freeLoopbackPort();
   const child: ChildProcess = spawn('php', ['-S', `127.0.0.1:${port}`, '-t', dir], { stdio: 'ignore' });
   const url = `http://127.0.0.1:${port}/`;
   // Polled without a deadline of its own: the test runner's timeout bounds a server that never starts.

@@ -1,5 +1,4 @@
-import { createServer } from 'node:net';
-import { tempDir } from '@repo/server-kit/testing';
+import { freeLoopbackPort, tempDir } from '@repo/server-kit/testing';
 
 export { browserSkipReason, CHROMIUM, launchBrowser, screenshot } from '@repo/server-kit/testing/browser';
 
@@ -7,20 +6,6 @@ import type { FastifyInstance } from 'fastify';
 import { startSampleApp } from '../../../sample-app/src/index.ts';
 import { buildApp } from '../../src/app.ts';
 import { loadPlatformConfig } from '../../src/config.ts';
-
-/** A port the system reports free right now (the platform must know its own URL before it listens). */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
 
 export interface Stack {
   platform: FastifyInstance;
@@ -32,7 +17,7 @@ export interface Stack {
 /** The platform (SQLite in a temp dir, PUBLIC_URL = where it listens) and the sample app pointed at it. */
 export async function startStack(): Promise<Stack> {
   const data = tempDir('e2e-platform');
-  const port = await freePort();
+  const port = await freeLoopbackPort();
   const platformUrl = `http://127.0.0.1:${port}`;
   const platform = await buildApp(
     loadPlatformConfig({ NODE_ENV: 'test', DATA_DIR: data.dir, LOG_LEVEL: 'silent', PUBLIC_URL: platformUrl }),

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { tempDir } from '@repo/server-kit/testing';
+import { freeLoopbackPort, tempDir } from '@repo/server-kit/testing';
 import type { FastifyInstance } from 'fastify';
 import type { Browser, Page } from 'playwright-core';
 import { type RunningSampleApp, startSampleApp } from '../../../sample-app/src/index.ts';
@@ -10,18 +9,6 @@ import { loadPlatformConfig } from '../../src/config.ts';
 import { browserSkipReason, launchBrowser } from './harness.ts';
 
 const skip = browserSkipReason();
-
-/** A port the system reports free right now: the canvas URL is registered before the app listens on it. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * A developer's whole round with an app secret, in a real browser: register the sample app, copy
@@ -43,8 +30,8 @@ describe('an app with its secret, from registration to removal, in a browser', {
   let secret: string;
 
   before(async () => {
-    const port = await freePort();
-    samplePort = await freePort();
+    const port = await freeLoopbackPort();
+    samplePort = await freeLoopbackPort();
     platformUrl = `http://127.0.0.1:${port}`;
     platform = await buildApp(
       loadPlatformConfig({

@@ -1,4 +1,5 @@
 export * from './databases.ts';
+export * from './free-port.ts';
 export * from './openapi-coverage.ts';
 export * from './proc-stat.ts';
 export * from './raw-exchange.ts';

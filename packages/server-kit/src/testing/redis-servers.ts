@@ -1,12 +1,11 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
+import { freeLoopbackPort } from './free-port.ts';
 
 const run = promisify(execFile);
 const REDIS_SERVER = '/usr/bin/redis-server';
@@ -39,26 +38,6 @@ process.on('exit', () => {
   for (const child of live) child.kill('SIGKILL');
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
-
-/**
- * A loopback port that is free, and whose cluster bus port (+10000) is free too, taken from
- * 20000–29999 (below the kernel's ephemeral range, so no outgoing connection holds it meanwhile).
- */
-async function freePort(): Promise<number> {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const port = 20_000 + (randomBytes(2).readUInt16BE(0) % 10_000);
-    if ((await canListen(port)) && (await canListen(port + 10_000))) return port;
-  }
-  throw new Error('No free loopback port pair for redis-server');
-}
-
-function canListen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
 
 function startProcess(port: number, dir: string, extra: string[]): ChildProcess {
   const child = spawn(
@@ -106,7 +85,7 @@ async function stopProcess(child: ChildProcess): Promise<void> {
 
 /** Starts a redis-server on a free loopback port, without persistence (a restart empties it). */
 export async function startOwnRedis(): Promise<OwnRedis> {
-  const port = await freePort();
+  const port = await freeLoopbackPort({ partnerOffset: 10_000 });
   const dir = mkdtempSync(path.join(tmpdir(), 'own-redis-'));
   dirs.add(dir);
   let child = startProcess(port, dir, []);
@@ -136,7 +115,7 @@ export async function startOwnRedisCluster(masters = 3): Promise<OwnRedisCluster
   dirs.add(dir);
   const nodes: Array<{ port: number; child: ChildProcess }> = [];
   for (let i = 0; i < masters; i++) {
-    const port = await freePort();
+    const port = await freeLoopbackPort({ partnerOffset: 10_000 });
     const nodeDir = path.join(dir, String(port));
     await run('mkdir', ['-p', nodeDir]);
     const child = startProcess(port, nodeDir, [
