@@ -27,6 +27,9 @@ export interface MarkdownPagesOptions {
   urlOf(docPath: string): string | undefined;
 }
 
+/** The stylesheet a page of rendered guides adds to the service's Pico CSS: one file for both services. */
+export const MARKDOWN_PAGES_CSS: Buffer = readFileSync(new URL('./markdown-pages.css', import.meta.url));
+
 const markdown = new MarkdownIt({ html: false, linkify: false, typographer: false });
 
 /** The text GitHub slugs a heading from: what the reader sees, without Markdown's marks. */

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MarkdownPages, type RenderedPage } from '@repo/server-kit/markdown-pages';
+import { MARKDOWN_PAGES_CSS, MarkdownPages, type RenderedPage } from '@repo/server-kit/markdown-pages';
 import type { FastifyInstance } from 'fastify';
 
 /**
@@ -13,7 +13,6 @@ import type { FastifyInstance } from 'fastify';
  * keeps each source's own URL) reads the same one.
  */
 const docsDir = fileURLToPath(new URL('../../../../docs/', import.meta.url));
-const guidesCss = readFileSync(new URL('../assets/guides.css', import.meta.url));
 
 /** Every file below docs/, by its path from docs/ in URL form. */
 function filesBelowDocs(): string[] {
@@ -89,7 +88,7 @@ export async function guidePages(app: FastifyInstance): Promise<void> {
   };
 
   app.get('/assets/guides.css', { schema: { hide: true } }, async (_request, reply) =>
-    reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(guidesCss),
+    reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(MARKDOWN_PAGES_CSS),
   );
 
   app.get('/docs/guides', { schema: { hide: true } }, async (_request, reply) =>

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { MarkdownPages } from '@repo/server-kit/markdown-pages';
+import { MARKDOWN_PAGES_CSS, MarkdownPages } from '@repo/server-kit/markdown-pages';
 import type { FastifyInstance } from 'fastify';
 import { renderPage } from '../render.ts';
 
@@ -23,6 +23,9 @@ export async function appGuidePage(app: FastifyInstance): Promise<void> {
   const page = new MarkdownPages({ docsDir, urlOf }).render(GUIDE);
 
   app.get('/docs/guides', async (_request, reply) => reply.redirect(APP_GUIDE_URL));
+  app.get('/assets/guide.css', async (_request, reply) =>
+    reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(MARKDOWN_PAGES_CSS),
+  );
   app.get(APP_GUIDE_URL, async (request, reply) =>
     renderPage(request, reply, 'guide.eta', { title: page.title, html: page.html, source: `docs/${GUIDE}` }),
   );
