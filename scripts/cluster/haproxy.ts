@@ -18,9 +18,11 @@ export interface Backend {
  * HAProxy's configuration: one frontend and backend per service, round robin, a health check
  * on /healthz every 500 ms (two failures take a server out). A request whose connection failed,
  * or whose server closed it without an answer (a SIGKILLed instance), is sent again to another
- * server (`retry-on`, `redispatch`), so a dead instance costs the caller no 502. Each request is
- * logged with its status and retries (`%rc`): a retried call may have been counted by the
- * instance that died, which the fault test takes into account.
+ * server (`retry-on`, `redispatch`), so a dead instance costs the caller no 502. Every request
+ * gets an id of HAProxy's own in `X-Request-Id` (set, so a client's header of that name is
+ * replaced): a re-sent request is the same buffered request, id included, so the API instances
+ * (QUOTA_REQUEST_ID_HEADER=x-request-id) count a call the dead instance had counted only once.
+ * Each request is logged with its status, retries (`%rc`) and id.
  */
 export function haproxyConfig(backends: Backend[]): string {
   const lines = [
@@ -30,7 +32,10 @@ export function haproxyConfig(backends: Backend[]): string {
     'defaults',
     '  mode http',
     '  log global',
-    '  log-format "%b/%s %ST %rc %{+Q}r"',
+    '  log-format "%b/%s %ST %rc %{+Q}r %ID"',
+    // Client and frontend address and port, accept time, request counter and process: unique per call,
+    // in characters the API's request ids accept (server-kit genReqId), so its log lines carry HAProxy's id.
+    '  unique-id-format %{+X}o%ci:%cp-%fi:%fp-%Ts-%rt:%pid',
     '  timeout connect 2s',
     '  timeout client 60s',
     '  timeout server 60s',
@@ -42,6 +47,7 @@ export function haproxyConfig(backends: Backend[]): string {
     lines.push(
       `frontend ${backend.name}`,
       `  bind 127.0.0.1:${backend.listen}`,
+      '  http-request set-header X-Request-Id %[unique-id]',
       `  default_backend ${backend.name}`,
       `backend ${backend.name}`,
       '  balance roundrobin',

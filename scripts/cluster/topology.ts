@@ -129,6 +129,8 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
       PUBLIC_URL: domainIntelUrl,
       DASHBOARD_COOKIE_SECRET: randomBytes(32).toString('hex'),
       TRACKED_TLDS: 'com',
+      // HAProxy sets it on every call (scripts/cluster/haproxy.ts): a re-sent call is counted once.
+      QUOTA_REQUEST_ID_HEADER: 'x-request-id',
       // The politeness limits that protect the real upstreams would only slow the local simulator.
       RDAP_HOST_RATE_PER_SECOND: '500',
       WHOIS_HOST_RATE_PER_SECOND: '500',

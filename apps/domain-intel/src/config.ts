@@ -113,6 +113,18 @@ export const envSchema = baseEnvSchema.extend({
    * 30, work resumes at most 45 s after its holder dies.
    */
   JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /**
+   * The request header carrying the id the proxy in front of the API gives each call (HAProxy:
+   * `http-request set-header X-Request-Id %[unique-id]`), e.g. `x-request-id`. With it, a call the
+   * proxy re-sent after its instance died without answering is counted once in the quota. Unset
+   * (the default): no header is read. Set it only when every call reaches the API through that
+   * proxy and the proxy overwrites the header: a client that could set it could repeat an id and
+   * be counted once for many calls.
+   */
+  QUOTA_REQUEST_ID_HEADER: z
+    .string()
+    .regex(/^[a-z0-9-]+$/, 'a header name in lowercase (e.g. x-request-id)')
+    .optional(),
   /** How long a feed `total` may be reused for the same filters, in seconds (0 = never). */
   FEED_COUNT_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   /**

@@ -115,6 +115,41 @@ for (const variant of quotaStoreVariants(databaseTargets(), { cluster: true })) 
       }
     });
 
+    it('counts a call the proxy re-sent (same request id) once, on whichever instance it arrives', async () => {
+      const [accountId, other] = await accounts(2);
+      const [first, second] = [t.app, await t.spawnInstance()].map((instance) => new CoalescedTakes(storeOf(instance)));
+      const limit = 3;
+      assert.deepEqual(await first!.takeOne(accountId!, DAY, limit, 3600, 'proxy-1'), { allowed: true, used: 1 });
+      // The instance died before answering; the proxy sent the call to another one.
+      assert.deepEqual(await second!.takeOne(accountId!, DAY, limit, 3600, 'proxy-1'), { allowed: true, used: 1 });
+      // In one turn: the re-send again, a new call, and that call's re-send (one store call).
+      const turn = await Promise.all([
+        second!.takeOne(accountId!, DAY, limit, 3600, 'proxy-1'),
+        second!.takeOne(accountId!, DAY, limit, 3600, 'proxy-2'),
+        second!.takeOne(accountId!, DAY, limit, 3600, 'proxy-2'),
+      ]);
+      assert.deepEqual(turn, [
+        { allowed: true, used: 1 },
+        { allowed: true, used: 2 },
+        { allowed: true, used: 2 },
+      ]);
+      assert.equal(await store.used(accountId!, DAY), 2);
+      // Ids are the account's own: another account's call with the same id is its own call.
+      assert.deepEqual(await first!.takeOne(other!, DAY, limit, 3600, 'proxy-1'), { allowed: true, used: 1 });
+      // The last unit, then a refused call: refused again when re-sent (nothing was counted for it),
+      // while a counted call's re-send still goes through.
+      assert.deepEqual(await first!.takeOne(accountId!, DAY, limit, 3600, 'proxy-3'), { allowed: true, used: 3 });
+      assert.deepEqual(await first!.takeOne(accountId!, DAY, limit, 3600, 'proxy-4'), { allowed: false, used: 3 });
+      assert.deepEqual(await second!.takeOne(accountId!, DAY, limit, 3600, 'proxy-4'), { allowed: false, used: 3 });
+      assert.deepEqual(await second!.takeOne(accountId!, DAY, limit, 3600, 'proxy-3'), { allowed: true, used: 3 });
+      // A re-send that arrives after midnight belongs to the call counted the day before.
+      const nextDay = '2026-03-11';
+      assert.deepEqual(await second!.takeOne(accountId!, nextDay, limit, 3600, 'proxy-3'), { allowed: true, used: 0 });
+      assert.equal(await store.used(accountId!, DAY), 3);
+      assert.equal(await store.used(accountId!, nextDay), 0);
+      assert.equal(await store.used(other!, DAY), 1);
+    });
+
     /** The counter's key as the store names it: the account id is the hash tag on a Cluster. */
     const counterKey = (accountId: string, day = DAY) =>
       variant.redis === 'cluster' ? `quota:{${accountId}}:${day}` : `quota:${accountId}:${day}`;
@@ -188,7 +223,7 @@ for (const variant of quotaStoreVariants(databaseTargets(), { cluster: true })) 
           const scripts = seen.filter((args) => args[0] === 'evalsha' || args[0] === 'eval');
           assert.equal(scripts.length, 1, `one script for 8 accounts × 3 calls, saw: ${seen.map((a) => a[0])}`);
           assert.equal(seen.length, 1, 'and no other command');
-          assert.equal(scripts[0]![2], String(2 * ids.length), 'two keys per account');
+          assert.equal(scripts[0]![2], String(3 * ids.length), 'three keys per account (counter, history, request id)');
         } finally {
           commands.stop();
         }

@@ -166,3 +166,41 @@ describe('Retry-After at several times of day', () => {
     });
   }
 });
+
+describe("the proxy's request id (QUOTA_REQUEST_ID_HEADER)", () => {
+  const quotaUsed = async (app: FastifyInstance, key: string) =>
+    (await app.inject({ url: '/v1/quota', headers: bearer(key) })).json().data.used as number;
+  const pingWithId = (app: FastifyInstance, key: string, id: string) =>
+    app.inject({ url: '/v1/test/ping', headers: { ...bearer(key), 'x-request-id': id } });
+
+  it('counts calls with the same id once when the setting names the header, each call when it is unset', async () => {
+    const target = databaseTargets()[0]!;
+    const behindProxy = await createTestApp({
+      target,
+      extraV1Routes: probeRoutes,
+      env: { QUOTA_REQUEST_ID_HEADER: 'x-request-id' },
+    });
+    const direct = await createTestApp({ target, extraV1Routes: probeRoutes });
+    try {
+      const key = await behindProxy.keyFor('free');
+      for (const id of [
+        '7F000001:D1-7F000001:6DCF-6B0A3323-0001:549D',
+        '7F000001:D1-7F000001:6DCF-6B0A3323-0001:549D',
+      ]) {
+        assert.equal((await pingWithId(behindProxy.app, key, id)).statusCode, 200);
+      }
+      assert.equal((await pingWithId(behindProxy.app, key, 'other-call')).statusCode, 200);
+      // An id that does not look like one (spaces, two headers joined) is ignored: the call counts.
+      assert.equal((await pingWithId(behindProxy.app, key, 'a b')).statusCode, 200);
+      assert.equal((await pingWithId(behindProxy.app, key, 'a b')).statusCode, 200);
+      assert.equal(await quotaUsed(behindProxy.app, key), 4);
+
+      const directKey = await direct.keyFor('free');
+      for (let call = 0; call < 2; call++) await pingWithId(direct.app, directKey, 'same-id');
+      assert.equal(await quotaUsed(direct.app, directKey), 2, 'without the setting the header is not read');
+    } finally {
+      await behindProxy.close();
+      await direct.close();
+    }
+  });
+});

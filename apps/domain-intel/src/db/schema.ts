@@ -60,6 +60,13 @@ export interface ApiKeyTable {
   revoked_at: number | null;
 }
 
+/** A request id the SQL quota store counted, remembered until `expires_at` (epoch ms). */
+export interface QuotaRequestIdTable {
+  account_id: string;
+  request_id: string;
+  expires_at: number;
+}
+
 export interface QuotaUsageTable {
   account_id: string;
   /** UTC day, YYYY-MM-DD. */
@@ -360,6 +367,7 @@ export interface DB {
   subscriptions: SubscriptionTable;
   api_keys: ApiKeyTable;
   quota_usage: QuotaUsageTable;
+  quota_request_ids: QuotaRequestIdTable;
   zone_snapshots: ZoneSnapshotTable;
   zone_downloads: ZoneDownloadTable;
   feed_domains: FeedDomainTable;

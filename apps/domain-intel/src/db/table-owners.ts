@@ -28,6 +28,7 @@ export const TABLE_OWNERS = {
   subscriptions: 'accounts',
   api_keys: 'accounts',
   quota_usage: 'quota',
+  quota_request_ids: 'quota',
   zone_snapshots: 'zones',
   zone_downloads: 'zones',
   feed_domains: 'lifecycle',

@@ -48,6 +48,16 @@ declare module 'fastify' {
   }
 }
 
+/** A request id is used for the quota only when it looks like one a proxy makes; else the call counts as any other. */
+const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
+
+/** The trusted proxy's id of the call, when the service is told which header carries it. */
+function proxyRequestId(request: FastifyRequest, header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const value = request.headers[header];
+  return typeof value === 'string' && REQUEST_ID.test(value) ? value : undefined;
+}
+
 /**
  * Refusals that give the call's unit back: the caller got nothing they could have had on their
  * plan (a Free key asking for a bulk check or the export).
@@ -62,7 +72,8 @@ const UNCOUNTED_ERRORS = new Set(['plan_required']);
  */
 export const authentication = fp(
   async (app: FastifyInstance) => {
-    const { accounts, quota, clock, onAccountEvent } = app.ctx;
+    const { accounts, quota, clock, onAccountEvent, config } = app.ctx;
+    const requestIdHeader = config.QUOTA_REQUEST_ID_HEADER;
     app.decorateRequest('quotaTakenAt', undefined);
     app.decorateRequest('quotaGivenBack', false);
     // Registered around /v1 and /account alike: one counter for both scopes.
@@ -97,7 +108,7 @@ export const authentication = fp(
         return;
       }
       const takenAt = clock.now();
-      quota.consume(caller).then((status) => {
+      quota.consume(caller, proxyRequestId(request, requestIdHeader)).then((status) => {
         try {
           reply.headers(rateLimitHeaders(status));
           reportQuotaThresholds(onAccountEvent, caller, status, takenAt);

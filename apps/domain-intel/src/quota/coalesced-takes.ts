@@ -13,6 +13,8 @@ interface CallRequest {
   day: string;
   limit: number | null;
   secondsToReset: number;
+  /** The proxy's id of the call (see QuotaTakeRequest.requestId), when it is trusted. */
+  requestId: string | undefined;
 }
 
 /** The calls of one turn for one counter (account, day and limit): one request to the store. */
@@ -56,7 +58,12 @@ export class CoalescedTakes {
           for (const position of positions) decisions[position] = failure;
           return;
         }
-        const { taken, used } = outcome.value;
+        const { taken, used, repeated } = outcome.value;
+        if (repeated) {
+          // Counted by the instance that took this call first (and died before answering).
+          decisions[positions[0]!] = { allowed: true, used };
+          return;
+        }
         const before = used - taken;
         positions.forEach((position, k) => {
           decisions[position] = k < taken ? { allowed: true, used: before + k + 1 } : { allowed: false, used };
@@ -66,16 +73,33 @@ export class CoalescedTakes {
     });
   }
 
-  /** One unit for one call, decided together with the other calls of this turn. */
-  takeOne(accountId: string, day: string, limit: number | null, secondsToReset: number): Promise<CallDecision> {
-    return this.#batches.add(TURN, { accountId, day, limit, secondsToReset });
+  /**
+   * One unit for one call, decided together with the other calls of this turn. A call with a
+   * request id is taken at most once per id, whichever instance sees it again.
+   */
+  takeOne(
+    accountId: string,
+    day: string,
+    limit: number | null,
+    secondsToReset: number,
+    requestId?: string,
+  ): Promise<CallDecision> {
+    return this.#batches.add(TURN, { accountId, day, limit, secondsToReset, requestId });
   }
 }
 
-/** The turn's calls grouped by counter, in order of each counter's first call. */
+/**
+ * The turn's calls grouped by counter, in order of each counter's first call. A call with a
+ * request id is a request of its own (its marker is its own), still in the turn's one store call.
+ */
 function countersOf(calls: readonly CallRequest[]): CounterTake[] {
   const counters = new Map<string, CounterTake>();
-  calls.forEach(({ accountId, day, limit, secondsToReset }, position) => {
+  calls.forEach(({ accountId, day, limit, secondsToReset, requestId }, position) => {
+    if (requestId !== undefined) {
+      const request = { accountId, day, limit, units: 1, secondsToReset, requestId };
+      counters.set(`${position}`, { request, calls: [position] });
+      return;
+    }
     const key = `${accountId} ${day} ${limit}`;
     const counter = counters.get(key);
     if (counter) {

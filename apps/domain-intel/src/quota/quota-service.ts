@@ -30,19 +30,24 @@ export class QuotaService {
     this.#takes = new CoalescedTakes(store);
   }
 
-  /** Takes one unit for a call (calls of the same turn share one store call: see CoalescedTakes). */
-  consume(caller: Caller): Promise<QuotaStatus> {
+  /**
+   * Takes one unit for a call (calls of the same turn share one store call: see CoalescedTakes);
+   * with the trusted proxy's `requestId`, at most one per id (a re-sent call is not counted twice).
+   */
+  consume(caller: Caller, requestId?: string): Promise<QuotaStatus> {
     const now = this.clock.now();
     const limit = caller.plan.dailyCallLimit;
     const resetsAt = nextUtcMidnight(now);
     const secondsToReset = Math.max(1, Math.ceil((resetsAt - now) / 1000));
-    return this.#takes.takeOne(caller.accountId, utcDate(now), limit, secondsToReset).then(({ allowed, used }) => ({
-      allowed,
-      limit,
-      used,
-      remaining: limit === null ? null : Math.max(0, limit - used),
-      resetsAt,
-    }));
+    return this.#takes
+      .takeOne(caller.accountId, utcDate(now), limit, secondsToReset, requestId)
+      .then(({ allowed, used }) => ({
+        allowed,
+        limit,
+        used,
+        remaining: limit === null ? null : Math.max(0, limit - used),
+        resetsAt,
+      }));
   }
 
   /**

@@ -48,6 +48,15 @@ export interface QuotaTakeRequest {
   limit: number | null;
   units: number;
   secondsToReset: number;
+  /**
+   * The call's id given by the trusted proxy in front of the API (QUOTA_REQUEST_ID_HEADER), for a
+   * request of one unit: the proxy re-sends a call whose instance died without answering to
+   * another instance, and the unit the dead instance took for it must not be taken again. A store
+   * takes at most one unit per account and request id within REQUEST_ID_SECONDS: the marker is
+   * written in the same atomic step as the unit, and a request whose id it holds is answered
+   * `repeated` without taking anything.
+   */
+  requestId?: string;
 }
 
 export interface QuotaTake {
@@ -55,4 +64,13 @@ export interface QuotaTake {
   taken: number;
   /** The day's count after the attempt. */
   used: number;
+  /** The request's id was counted before (a proxy's re-send): the call is let through, nothing taken. */
+  repeated?: true;
 }
+
+/**
+ * How long a store remembers a counted request id. It must outlast the longest time a proxy may
+ * wait for an instance before re-sending the call elsewhere (HAProxy's `timeout server`, 60 s in
+ * `npm run cluster`'s configuration); one key (Redis) or row (SQL) per counted call lives that long.
+ */
+export const REQUEST_ID_SECONDS = 120;

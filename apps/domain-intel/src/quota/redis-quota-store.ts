@@ -7,23 +7,28 @@ import {
   type QuotaStore,
   type QuotaTake,
   type QuotaTakeRequest,
+  REQUEST_ID_SECONDS,
 } from './quota-store.ts';
 
 // The takes of one event-loop turn whose counters share a hash slot, in one script: Redis runs a
 // script alone, so each counter's check, increment and expiry are one atomic step, as with a
-// script per take. Per request i (1-based) KEYS[2i-1] is the day's counter and KEYS[2i] its
-// mirror for the usage history; ARGV[5i-4] the limit (-1: unlimited), ARGV[5i-3] the seconds
-// left until the next 00:00 UTC by the service's clock (a relative expiry, so it holds whatever
-// Redis's own clock says), ARGV[5i-2] the history's expiry (HISTORY_DAYS more), ARGV[5i-1] the
-// units wanted: all of them are taken, or as many as the limit leaves; ARGV[5i] the count a
-// counter Redis does not hold starts from (the durable record's), or -1: then the request is not
-// applied and answers {-2, 0}, and the store asks again with the record's count. The mirror is
-// written in the same step, so the two never disagree. The requests are applied in order (two
-// for one counter see each other's units). Each runs under pcall, so a request Redis refuses (a
-// key of the wrong type) fails alone instead of failing the turn of every other account: replies
-// are {taken, used} per request, {-1, error message}, or {-2, 0}.
+// script per take. Per request i (1-based) KEYS[3i-2] is the day's counter, KEYS[3i-1] its
+// mirror for the usage history and KEYS[3i] the marker of its request id (an account's key: same
+// slot); ARGV[6i-5] the limit (-1: unlimited), ARGV[6i-4] the seconds left until the next 00:00
+// UTC by the service's clock (a relative expiry, so it holds whatever Redis's own clock says),
+// ARGV[6i-3] the history's expiry (HISTORY_DAYS more), ARGV[6i-2] the units wanted: all of them
+// are taken, or as many as the limit leaves; ARGV[6i-1] the count a counter Redis does not hold
+// starts from (the durable record's), or -1: then the request is not applied and answers {-2, 0},
+// and the store asks again with the record's count; ARGV[6i] the marker's expiry, or 0 when the
+// request has no id (its marker key is then never touched). A request whose marker exists was
+// counted before (a proxy's re-send) and answers {-3, used} without taking; a request that takes
+// its unit writes its marker in the same step, so a unit and its marker never exist one without
+// the other. The mirror is written in the same step, so the two never disagree. The requests are
+// applied in order (two for one counter see each other's units). Each runs under pcall, so a
+// request Redis refuses (a key of the wrong type) fails alone instead of failing the turn of every
+// other account: replies are {taken, used} per request, {-1, error message}, {-2, 0} or {-3, used}.
 const TAKE_MANY = `
-local function take(key, history, limit, ttl, historyTtl, units, start)
+local function take(key, history, marker, limit, ttl, historyTtl, units, start, markerTtl)
   local used = redis.call('GET', key)
   if not used then
     if start < 0 then return -2, 0 end
@@ -32,6 +37,7 @@ local function take(key, history, limit, ttl, historyTtl, units, start)
     if start > 0 then redis.call('SET', history, start, 'EX', historyTtl) end
   end
   used = tonumber(used)
+  if markerTtl > 0 and redis.call('EXISTS', marker) == 1 then return -3, used end
   if limit >= 0 then units = math.max(0, math.min(units, limit - used)) end
   if units == 0 then
     return 0, used
@@ -39,13 +45,14 @@ local function take(key, history, limit, ttl, historyTtl, units, start)
   used = redis.call('INCRBY', key, units)
   redis.call('EXPIRE', key, ttl)
   redis.call('SET', history, used, 'EX', historyTtl)
+  if markerTtl > 0 then redis.call('SET', marker, 1, 'EX', markerTtl) end
   return units, used
 end
 
 local replies = {}
-for i = 1, #KEYS / 2 do
-  local ok, taken, used = pcall(take, KEYS[2 * i - 1], KEYS[2 * i], tonumber(ARGV[5 * i - 4]), ARGV[5 * i - 3],
-    ARGV[5 * i - 2], tonumber(ARGV[5 * i - 1]), tonumber(ARGV[5 * i]))
+for i = 1, #KEYS / 3 do
+  local ok, taken, used = pcall(take, KEYS[3 * i - 2], KEYS[3 * i - 1], KEYS[3 * i], tonumber(ARGV[6 * i - 5]),
+    ARGV[6 * i - 4], ARGV[6 * i - 3], tonumber(ARGV[6 * i - 2]), tonumber(ARGV[6 * i - 1]), tonumber(ARGV[6 * i]))
   if ok then
     replies[2 * i - 1] = taken
     replies[2 * i] = used
@@ -91,7 +98,7 @@ return 0
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    /** KEYS and ARGV as TAKE_MANY says; replies two entries per request. */
+    /** KEYS and ARGV as TAKE_MANY says (three keys and six arguments per request); replies two entries per request. */
     quotaTakeMany(
       numberOfKeys: number,
       ...keysThenArgs: Array<string | number>
@@ -111,6 +118,8 @@ declare module 'ioredis' {
 
 /** The reply of a request whose counter Redis does not hold and that had no count to start from. */
 const NEEDS_START = -2;
+/** The reply of a request whose request id was counted before. */
+const REPEATED = -3;
 
 /**
  * Counters in Redis for many API instances: one key per account and day, gone after midnight.
@@ -127,7 +136,7 @@ export class RedisQuotaStore implements QuotaStore {
     this.#redis = redis;
     this.#record = options.record;
     this.#keys = quotaKeys(redis);
-    // No fixed numberOfKeys: each call says how many (two per request).
+    // No fixed numberOfKeys: each call says how many (three per request).
     redis.defineCommand('quotaTakeMany', { lua: TAKE_MANY });
     redis.defineCommand('quotaRefund', { numberOfKeys: 2, lua: REFUND });
     redis.defineCommand('quotaTakeWhole', { numberOfKeys: 2, lua: TAKE_WHOLE });
@@ -206,10 +215,22 @@ export class RedisQuotaStore implements QuotaStore {
         const keys: string[] = [];
         const args: number[] = [];
         for (const { request, index } of group) {
-          const { accountId, day, limit, units, secondsToReset } = request;
-          keys.push(this.#keys.counter(accountId, day), this.#keys.history(accountId, day));
+          const { accountId, day, limit, units, secondsToReset, requestId } = request;
+          keys.push(
+            this.#keys.counter(accountId, day),
+            this.#keys.history(accountId, day),
+            this.#keys.requestMarker(accountId, requestId ?? ''),
+          );
           const startAt = typeof start === 'number' ? start : start[index]!;
-          args.push(limit ?? -1, secondsToReset, secondsToReset + (HISTORY_DAYS - 1) * 86_400, units, startAt);
+          const markerTtl = requestId === undefined ? 0 : REQUEST_ID_SECONDS;
+          args.push(
+            limit ?? -1,
+            secondsToReset,
+            secondsToReset + (HISTORY_DAYS - 1) * 86_400,
+            units,
+            startAt,
+            markerTtl,
+          );
         }
         let replies: Array<number | string>;
         try {
@@ -227,9 +248,14 @@ export class RedisQuotaStore implements QuotaStore {
           outcomes[index] =
             taken === NEEDS_START
               ? NEEDS_START
-              : taken < 0
-                ? { status: 'rejected', reason: new Error(`The quota script failed for this counter: ${usedOrError}`) }
-                : { status: 'fulfilled', value: { taken, used: usedOrError as number } };
+              : taken === REPEATED
+                ? { status: 'fulfilled', value: { taken: 0, used: usedOrError as number, repeated: true } }
+                : taken < 0
+                  ? {
+                      status: 'rejected',
+                      reason: new Error(`The quota script failed for this counter: ${usedOrError}`),
+                    }
+                  : { status: 'fulfilled', value: { taken, used: usedOrError as number } };
         });
       }),
     );
@@ -283,6 +309,8 @@ export class RedisQuotaStore implements QuotaStore {
 interface QuotaKeys {
   counter(accountId: string, day: string): string;
   history(accountId: string, day: string): string;
+  /** Marks a request id as counted for the account (any day: a re-send never changes the call's day). */
+  requestMarker(accountId: string, requestId: string): string;
 }
 
 /**
@@ -295,6 +323,7 @@ function quotaKeys(redis: Redis): QuotaKeys {
   return {
     counter: (accountId, day) => `quota:${tag(accountId)}:${day}`,
     history: (accountId, day) => `quota-history:${tag(accountId)}:${day}`,
+    requestMarker: (accountId, requestId) => `quota-request:${tag(accountId)}:${requestId}`,
   };
 }
 

@@ -2,7 +2,13 @@ import { prepareQuery } from '@repo/server-kit';
 import { type Kysely, sql } from 'kysely';
 import { isPostgres } from '../db/is-postgres.ts';
 import type { DB } from '../db/schema.ts';
-import type { DailyUsage, QuotaStore, QuotaTake, QuotaTakeRequest } from './quota-store.ts';
+import {
+  type DailyUsage,
+  type QuotaStore,
+  type QuotaTake,
+  type QuotaTakeRequest,
+  REQUEST_ID_SECONDS,
+} from './quota-store.ts';
 
 /** The take's statement: `units` more for the account's day while the count is at most `usedAtMost`. */
 type Increment = (
@@ -38,6 +44,7 @@ const ASYNCHRONOUS_COMMIT = sql<string>`set_config('synchronous_commit', 'off', 
 export class SqlQuotaStore implements QuotaStore {
   /** Compiled once: this statement runs on every counted call. */
   readonly #increment;
+  #nextSweep = 0;
 
   constructor(private readonly db: Kysely<DB>) {
     // `used <= limit - units` (computed here) rather than `used + units <= limit`: no integer
@@ -67,7 +74,20 @@ export class SqlQuotaStore implements QuotaStore {
    * sends the takes side by side on the pool's connections, each its own transaction.
    */
   takeMany(requests: readonly QuotaTakeRequest[]): Promise<Array<PromiseSettledResult<QuotaTake>>> {
-    if (requests.length === 1 || isPostgres(this.db)) return this.#takeEach(this.db, requests);
+    this.#sweepRequestIds();
+    if (isPostgres(this.db)) {
+      // A take with a request id writes its marker and its unit in one transaction of its own.
+      return Promise.allSettled(
+        requests.map((request) =>
+          request.requestId === undefined
+            ? this.#take(this.db, this.#increment, request)
+            : this.db
+                .transaction()
+                .execute((transaction) => this.#take(transaction, this.#increment.on(transaction), request)),
+        ),
+      );
+    }
+    if (requests.length === 1 && requests[0]!.requestId === undefined) return this.#takeEach(this.db, requests);
     return this.db.transaction().execute((transaction) => this.#takeEach(transaction, requests));
   }
 
@@ -79,7 +99,29 @@ export class SqlQuotaStore implements QuotaStore {
     return Promise.allSettled(requests.map((request) => this.#take(executor, increment, request)));
   }
 
-  async #take(
+  /**
+   * Inside a transaction when the request has an id: the marker is inserted first (a re-send of
+   * a counted call finds it and takes nothing), and removed again when no unit was taken, so a
+   * later re-send of a refused call is decided afresh; both commit with the unit or not at all.
+   */
+  async #take(executor: Kysely<DB>, increment: Increment, request: QuotaTakeRequest): Promise<QuotaTake> {
+    const { accountId, day, requestId } = request;
+    if (requestId === undefined) return this.#takeUnits(executor, increment, request);
+    if (!(await markRequestId(executor, accountId, requestId))) {
+      return { taken: 0, used: await usedOn(executor, accountId, day), repeated: true };
+    }
+    const take = await this.#takeUnits(executor, increment, request);
+    if (take.taken === 0) {
+      await executor
+        .deleteFrom('quota_request_ids')
+        .where('account_id', '=', accountId)
+        .where('request_id', '=', requestId)
+        .execute();
+    }
+    return take;
+  }
+
+  async #takeUnits(
     executor: Kysely<DB>,
     increment: Increment,
     { accountId, day, limit, units }: QuotaTakeRequest,
@@ -98,6 +140,21 @@ export class SqlQuotaStore implements QuotaStore {
       taken++;
     }
     return { taken, used: await usedOn(executor, accountId, day) };
+  }
+
+  /** Drops the request ids past their time, at most once per REQUEST_ID_SECONDS per instance. */
+  #sweepRequestIds(): void {
+    const now = Date.now();
+    if (now < this.#nextSweep) return;
+    this.#nextSweep = now + REQUEST_ID_SECONDS * 1000;
+    this.db
+      .deleteFrom('quota_request_ids')
+      .where('expires_at', '<', now)
+      .execute()
+      .catch(() => {
+        // Swept again next time; an expired row only makes its id look counted, never more units.
+        this.#nextSweep = 0;
+      });
   }
 
   /** The same upsert as a take: it adds the units only while all of them fit, so it never takes part. */
@@ -135,6 +192,26 @@ export class SqlQuotaStore implements QuotaStore {
       .orderBy('day', 'asc')
       .execute();
   }
+}
+
+/**
+ * Records a request id as counted for the account: true when it is new (or its earlier record
+ * expired, which is renewed), false when it was counted within REQUEST_ID_SECONDS.
+ */
+async function markRequestId(executor: Kysely<DB>, accountId: string, requestId: string): Promise<boolean> {
+  const now = Date.now();
+  const marked = await executor
+    .insertInto('quota_request_ids')
+    .values({ account_id: accountId, request_id: requestId, expires_at: now + REQUEST_ID_SECONDS * 1000 })
+    .onConflict((conflict) =>
+      conflict
+        .columns(['account_id', 'request_id'])
+        .doUpdateSet({ expires_at: now + REQUEST_ID_SECONDS * 1000 })
+        .where('quota_request_ids.expires_at', '<', now),
+    )
+    .returning('request_id')
+    .executeTakeFirst();
+  return marked !== undefined;
 }
 
 /** The day's count, read through `executor` (inside a turn's transaction: through it, or SQLite would wait on itself). */
