@@ -2,13 +2,12 @@
 import { listen, packageVersion, runCli } from '@repo/server-kit';
 import { Command } from 'commander';
 import { buildApp } from './app.ts';
+import { CALLBACK_ROUND_MS } from './callbacks/app-events.ts';
 import { registerDataCommands } from './cli/data-commands.ts';
 import { loadPlatformConfig } from './config.ts';
 import { type AppContext, createContext } from './context.ts';
 
 const HOUR_MS = 3_600_000;
-/** How often `serve` looks for app callbacks due for a retry (the first retry waits 30 s). */
-const CALLBACK_ROUND_MS = 15_000;
 
 const program = new Command('social-platform')
   .version(packageVersion(new URL('../package.json', import.meta.url)))

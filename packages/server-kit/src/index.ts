@@ -15,6 +15,7 @@ export * from './prepared-query.ts';
 export * from './rate-limit-reset.ts';
 export * from './redis.ts';
 export * from './redis-slots.ts';
+export * from './renewed-claim.ts';
 export * from './request-id.ts';
 export * from './secrets.ts';
 export * from './server.ts';

@@ -1,5 +1,5 @@
 import type { AccountEventType, EventData } from '@repo/contracts/domain-intel';
-import type { Clock } from '@repo/server-kit';
+import { type Clock, whileClaimed } from '@repo/server-kit';
 import type { AddressPolicy } from '@repo/webhooks/address-guard';
 import type { Kysely } from 'kysely';
 import type { AccountsService } from '../accounts/accounts-service.ts';
@@ -157,25 +157,14 @@ export class DeliveryService {
   }
 
   async #attempt(delivery: DueDelivery, target: TargetRow | undefined, report: SendReport): Promise<void> {
-    let claimedUntil = await this.deps.outbox.claim(delivery);
-    if (claimedUntil === null) return;
     // The claim is short (CLAIM_MS) and renewed while the send lasts, so a sender that dies
     // leaves its delivery due again soon rather than after the longest possible send.
-    const renewal = setInterval(() => {
-      if (claimedUntil === null) return;
-      this.deps.outbox
-        .renewClaim(delivery, claimedUntil)
-        .then((until) => {
-          claimedUntil = until;
-        })
-        .catch(() => {});
-    }, CLAIM_MS / 3);
-    renewal.unref();
-    try {
-      await this.#send(delivery, target, report);
-    } finally {
-      clearInterval(renewal);
-    }
+    const { outbox } = this.deps;
+    await whileClaimed(
+      { take: () => outbox.claim(delivery), renew: (until) => outbox.renewClaim(delivery, until) },
+      CLAIM_MS,
+      () => this.#send(delivery, target, report),
+    );
   }
 
   async #send(delivery: DueDelivery, target: TargetRow | undefined, report: SendReport): Promise<void> {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Clock } from '@repo/server-kit';
+import { type Clock, whileClaimed } from '@repo/server-kit';
 import { type AddressPolicy, assertAllowedUrl, BlockedAddressError } from '@repo/webhooks/address-guard';
 import { RETRY_WINDOW_MS, retryDelay } from '@repo/webhooks/retry-schedule';
 import { type HostResolver, refusedAddressOf, resolveWithSystem } from '@repo/webhooks/target-host';
@@ -15,8 +15,15 @@ export type AppEvent = Selectable<AppEventTable>;
 /** The events an app's callback URL receives. */
 export type AppEventType = 'app.deauthorized' | 'user.data_deletion_requested' | 'app.permissions_changed';
 
-/** A claimed event is not picked up by another instance for this long (longer than any send). */
-const CLAIM_MS = 5 * 60_000;
+/**
+ * A claimed event is not picked up by another instance for this long. Its sender renews the claim
+ * every third of it while the send lasts (server-kit `whileClaimed`), so a send may take longer,
+ * and an event whose sender died is due again at most this long after; `serve`'s round (every
+ * 15 s) then sends it: within 45 s of the death.
+ */
+export const CLAIM_MS = 30_000;
+/** How often `serve` looks for app callbacks due (retries, and events another instance left). */
+export const CALLBACK_ROUND_MS = 15_000;
 const DUE_PAGE = 100;
 /** Events of an app the console shows. */
 const LOG_ROWS = 50;
@@ -138,23 +145,32 @@ export class AppEvents {
       .limit(DUE_PAGE)
       .execute();
     for (const event of due) {
-      if (!(await this.#claim(event))) continue;
-      const outcome = await this.#attempt(event);
-      report[outcome]++;
+      await whileClaimed(
+        { take: () => this.#claimFrom(event, event.next_attempt_at), renew: (until) => this.#claimFrom(event, until) },
+        CLAIM_MS,
+        async () => {
+          report[await this.#attempt(event)]++;
+        },
+      );
     }
     return report;
   }
 
-  /** Claims an event for this round: another instance that read it too finds it claimed and skips it. */
-  async #claim(event: AppEvent): Promise<boolean> {
+  /**
+   * Claims (or renews this instance's claim on) an event: its due time moves CLAIM_MS ahead if it
+   * is still `expected`, so another instance that read it too finds it claimed and skips it.
+   * Returns the claim's end, or null when the event is no longer this instance's to send.
+   */
+  async #claimFrom(event: AppEvent, expected: number): Promise<number | null> {
+    const until = this.clock.now() + CLAIM_MS;
     const result = await this.db
       .updateTable('app_events')
-      .set({ next_attempt_at: this.clock.now() + CLAIM_MS })
+      .set({ next_attempt_at: until })
       .where('id', '=', event.id)
       .where('state', '=', 'pending')
-      .where('next_attempt_at', '=', event.next_attempt_at)
+      .where('next_attempt_at', '=', expected)
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    return Number(result.numUpdatedRows) === 1 ? until : null;
   }
 
   async #attempt(event: AppEvent): Promise<'delivered' | 'retrying' | 'failed'> {
