@@ -4,6 +4,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { testTimeout } from '@repo/server-kit/testing';
 
 const START = path.resolve('scripts/start.ts');
 /** tsx by its own path: the run is in an empty directory, where `--import tsx` would find nothing. */
@@ -17,7 +18,7 @@ function start(env: Record<string, string>) {
       cwd,
       env: { ...process.env, ...env },
       encoding: 'utf8',
-      timeout: 60_000,
+      timeout: testTimeout(60_000),
     });
     return { ...run, written: readdirSync(cwd) };
   } finally {

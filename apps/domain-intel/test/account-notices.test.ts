@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { databaseTargets } from '@repo/server-kit/testing';
+import { databaseTargets, testTimeout } from '@repo/server-kit/testing';
 import type { FastifyPluginAsync } from 'fastify';
 import { DashboardBrowser } from './dashboard-session.ts';
 import { bearer, createTestApp, quotaStoreVariants, type TestApp } from './helpers.ts';
@@ -37,10 +37,10 @@ for (const variant of quotaStoreVariants(databaseTargets())) {
     /** Mails leave in the background after the call that crossed a threshold: wait for them. */
     async function settle(email: string, expected: number) {
       for (let attempt = 0; attempt < 100 && mailsTo(email).length < expected; attempt++) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        await new Promise((resolve) => setTimeout(resolve, testTimeout(20)));
       }
       // A little longer, so a mail too many would have arrived too.
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await new Promise((resolve) => setTimeout(resolve, testTimeout(100)));
       return mailsTo(email);
     }
 

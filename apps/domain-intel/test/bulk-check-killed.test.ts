@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ManualClock } from '@repo/server-kit';
-import { databaseTargets } from '@repo/server-kit/testing';
+import { databaseTargets, testTimeout } from '@repo/server-kit/testing';
 import { startUpstreamSim, type UpstreamSim } from '@repo/upstream-sim';
 import { BulkCheckService } from '../src/bulk/bulk-check-service.ts';
 import { BulkCheckStore } from '../src/bulk/bulk-check-store.ts';
@@ -64,7 +64,7 @@ for (const target of databaseTargets()) {
       try {
         await waitForLine(worker, /^running bulk-checks/);
         // Mid-job: some names decided (at the registry's background rate), most not yet.
-        for (let attempt = 0; attempt < 2400 && (await decided()).length < 16; attempt++) await sleep(25);
+        for (let attempt = 0; attempt < 2400 && (await decided()).length < 16; attempt++) await sleep(testTimeout(25));
         killedAt = Date.now();
         worker.kill('SIGKILL');
         await once(worker, 'exit');

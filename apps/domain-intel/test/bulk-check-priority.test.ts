@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { databaseTargets } from '@repo/server-kit/testing';
+import { databaseTargets, testTimeout } from '@repo/server-kit/testing';
 import { startUpstreamSim, type UpstreamSim } from '@repo/upstream-sim';
 import { runJob } from '../src/jobs/pipeline.ts';
 import { bearer, createTestApp, type TestApp } from './helpers.ts';
@@ -40,7 +40,8 @@ describe('a bulk job beside interactive checks', { skip: target.skip }, () => {
     const run = runJob(t.app.ctx, 'bulk-checks');
     const progress = async () =>
       (await t.app.inject({ url: `/account/bulk-checks/${job.id}`, headers: bearer(key) })).json().data;
-    for (let attempt = 0; attempt < 2400 && (await progress()).status !== 'running'; attempt++) await sleep(25);
+    for (let attempt = 0; attempt < 2400 && (await progress()).status !== 'running'; attempt++)
+      await sleep(testTimeout(25));
 
     const checked = await t.app.inject({
       url: '/v1/check?domains=lane-a.com,lane-b.com,lane-c.com,lane-d.com',

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connectRedis, createRedis } from '@repo/server-kit';
-import { redisTargets } from '@repo/server-kit/testing';
+import { redisTargets, testTimeout } from '@repo/server-kit/testing';
 import { type Cache, MemoryCache, RedisCache } from '../src/cache/cache.ts';
 
 interface Entry {
@@ -26,7 +26,7 @@ async function exerciseContract(cache: Cache<Entry>) {
   await cache.set('zero', { status: 'x', n: 0 }, 0);
   assert.equal(await cache.get('zero'), undefined, 'a zero TTL is not stored');
   await cache.set('short', { status: 'x', n: 3 }, 5);
-  await sleep(40);
+  await sleep(testTimeout(40));
   assert.equal(await cache.get('short'), undefined, 'entries expire');
 }
 

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { ManualClock, temporaryPath } from '@repo/server-kit';
-import { databaseTargets } from '@repo/server-kit/testing';
+import { databaseTargets, testTimeout } from '@repo/server-kit/testing';
 import { recoverInterruptedJobs, runJob } from '../src/jobs/pipeline.ts';
 import { feedRow } from './feed-helpers.ts';
 import { bearer, createTestApp, type TestApp } from './helpers.ts';
@@ -172,7 +172,8 @@ for (const target of databaseTargets()) {
         });
         try {
           await waitForLine(sender, /^sending/);
-          for (let attempt = 0; attempt < 600 && receiver.received.length === 0; attempt++) await sleep(50);
+          for (let attempt = 0; attempt < 600 && receiver.received.length === 0; attempt++)
+            await sleep(testTimeout(50));
           assert.equal(receiver.received.length, 1, 'the receiver took the batch');
           sender.kill('SIGKILL');
           await once(sender, 'exit');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
-import { databaseTargets } from '@repo/server-kit/testing';
+import { databaseTargets, testTimeout } from '@repo/server-kit/testing';
 import { DashboardBrowser } from './dashboard-session.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
 import { headerOf, linkIn, startSmtpServer, type TestSmtpServer } from './smtp-helpers.ts';
@@ -119,7 +119,7 @@ for (const target of databaseTargets()) {
       assert.equal((await browser.post('/dashboard/sign-in-link/confirm', { token })).statusCode, 303);
       assert.match((await browser.get('/dashboard')).body, new RegExp(email));
       assert.equal((await browser.post('/dashboard/sign-in-link/confirm', { token })).statusCode, 400);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await new Promise((resolve) => setTimeout(resolve, testTimeout(100)));
       assert.equal(smtp.received.filter((entry) => entry.to.includes('nobody@example.com')).length, 0);
     });
   });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { databaseTargets } from '@repo/server-kit/testing';
+import { databaseTargets, testTimeoutEnv } from '@repo/server-kit/testing';
 import SftpClient from 'ssh2-sftp-client';
 import { CSV_HEADER } from '../src/feed/feed-row.ts';
 import { feedRow } from './feed-helpers.ts';
@@ -22,7 +22,10 @@ for (const target of databaseTargets()) {
 
     before(async () => {
       sshd = await startSshd();
-      t = await createTestApp({ target, env: { RDAP_ALLOW_INSECURE: '1', DELIVERY_TIMEOUT_MS: '3000' } });
+      t = await createTestApp({
+        target,
+        env: { RDAP_ALLOW_INSECURE: '1', DELIVERY_TIMEOUT_MS: testTimeoutEnv(3_000) },
+      });
       key = await t.keyFor('enterprise');
       const created = await api('POST', '/account/targets', { kind: 'sftp', address: sshd.url });
       assert.equal(created.statusCode, 201, created.body);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { FEED_SORTS } from '@repo/contracts/domain-intel';
 import { ManualClock } from '@repo/server-kit';
-import { databaseTargets } from '@repo/server-kit/testing';
+import { databaseTargets, testTimeout } from '@repo/server-kit/testing';
 import { buildFeedIndexPartsInWorker } from '../src/feed/feed-build-client.ts';
 import { FeedColumnChunks } from '../src/feed/feed-column-chunks.ts';
 import { FEED_COLUMN_NAMES, type FeedColumnRow, FeedColumns } from '../src/feed/feed-columns.ts';
@@ -133,7 +133,7 @@ for (const target of databaseTargets()) {
       const { feed, errors } = service(failing('hangs'));
       const superseded = feed.index();
       // Let the build reach its worker before the feed moves on.
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await new Promise((resolve) => setTimeout(resolve, testTimeout(200)));
       await feed.invalidate();
       assert.equal(await superseded, null);
       assert.deepEqual(errors, []);

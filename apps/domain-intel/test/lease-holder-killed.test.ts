@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ManualClock } from '@repo/server-kit';
-import { databaseTargets } from '@repo/server-kit/testing';
+import { databaseTargets, testTimeout } from '@repo/server-kit/testing';
 import { loadDomainIntelConfig } from '../src/config.ts';
 import { CLAIM_MS } from '../src/delivery/outbox.ts';
 import { recoverInterruptedJobs } from '../src/jobs/pipeline.ts';
@@ -66,7 +66,8 @@ for (const target of databaseTargets()) {
         let killedAt: number;
         try {
           await waitForLine(holder, /^running hourly/);
-          for (let attempt = 0; attempt < 1200 && receiver.received.length === 0; attempt++) await sleep(50);
+          for (let attempt = 0; attempt < 1200 && receiver.received.length === 0; attempt++)
+            await sleep(testTimeout(50));
           assert.equal(receiver.received.length, 1, 'the holder was sending when it was killed');
           assert.ok(await t.app.ctx.jobLeases.holder('pipeline:hourly'), 'it held the hourly lease');
           assert.ok(await t.app.ctx.jobLeases.holder('deliveries'), 'and the deliveries lease');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { databaseTargets, type OwnRedis, redisServerSkip, startOwnRedis } from '@repo/server-kit/testing';
+import { databaseTargets, type OwnRedis, redisServerSkip, startOwnRedis, testTimeout } from '@repo/server-kit/testing';
 import type { FastifyInstance } from 'fastify';
 import { ok } from '../src/http/envelope.ts';
 import { bearer, createTestApp, type TestApp } from './helpers.ts';
@@ -58,7 +58,7 @@ for (const target of databaseTargets()) {
               .executeTakeFirst()
           )?.used ?? 0,
         );
-      for (let attempt = 0; attempt < 600 && (await recorded()) < 60; attempt++) await sleep(50);
+      for (let attempt = 0; attempt < 600 && (await recorded()) < 60; attempt++) await sleep(testTimeout(50));
       assert.equal(await recorded(), 60);
 
       await redis.restart();

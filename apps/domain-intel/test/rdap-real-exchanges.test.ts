@@ -4,7 +4,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { ManualClock } from '@repo/server-kit';
-import { tempDir } from '@repo/server-kit/testing';
+import { tempDir, testTimeout, testTimeoutEnv } from '@repo/server-kit/testing';
 import { loadDomainIntelConfig } from '../src/config.ts';
 import { WaybackClient } from '../src/enrich/wayback-client.ts';
 import { createRdapEngine, type RdapEngine } from '../src/rdap/engine.ts';
@@ -29,7 +29,7 @@ function engineFor(services: Record<string, string[]>, env: Record<string, strin
     DATA_DIR: dir.dir,
     RDAP_BOOTSTRAP_URL: bootstrapFile,
     RDAP_ALLOW_INSECURE: '1',
-    RDAP_REQUEST_TIMEOUT_MS: '2000',
+    RDAP_REQUEST_TIMEOUT_MS: testTimeoutEnv(2_000),
     RDAP_RETRY_MAX_WAIT_MS: '0',
     // Every exchange here is on one loopback host: its circuit must not open between cases.
     RDAP_BREAKER_MIN_REQUESTS: '10000',
@@ -203,7 +203,8 @@ describe('429 cool-downs are capped', () => {
       const first = await engine.lookupDomain('jsiqpmcurt.com', { traffic: 'interactive' });
       assert.equal(first.kind === 'unknown' && first.reason, 'rate_limited');
       throttled = false;
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      // Past the 300 ms cool-down cap (a longer wait only waits longer).
+      await new Promise((resolve) => setTimeout(resolve, testTimeout(400)));
       const later = await engine.lookupDomain('jsiqpmcurt.com', { traffic: 'interactive' });
       assert.equal(later.kind, 'not_found');
     } finally {

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { databaseTargets, tempDir } from '@repo/server-kit/testing';
+import { databaseTargets, tempDir, testTimeout, testTimeoutEnv } from '@repo/server-kit/testing';
 import type { ParsedDomain } from '../src/rdap/parse.ts';
 import { bearer, createTestApp } from './helpers.ts';
 import { EXPECTED, rdapAnswers, readReal, realFiles } from './real-corpus.ts';
@@ -30,7 +30,11 @@ if (process.env.TZ !== TOKYO) {
         import.meta.filename,
       ],
       // Without NODE_TEST_CONTEXT: the child is a test run of its own, with its own exit code.
-      { env: { ...process.env, TZ: TOKYO, NODE_TEST_CONTEXT: undefined }, encoding: 'utf8', timeout: 600_000 },
+      {
+        env: { ...process.env, TZ: TOKYO, NODE_TEST_CONTEXT: undefined },
+        encoding: 'utf8',
+        timeout: testTimeout(600_000),
+      },
     );
     process.stdout.write(child.stdout);
     assert.equal(child.status, 0, child.stderr || child.stdout.slice(-4000));
@@ -134,8 +138,9 @@ if (process.env.TZ !== TOKYO) {
             RDAP_BOOTSTRAP_URL: bootstrap,
             RDAP_ALLOW_INSECURE: '1',
             RDAP_BREAKER_MIN_REQUESTS: '10000',
-            RDAP_REQUEST_TIMEOUT_MS: '5000',
-            RDAP_LOOKUP_BUDGET_MS: '20000',
+            RDAP_REQUEST_TIMEOUT_MS: testTimeoutEnv(5_000),
+            // At most the setting's maximum (300 s), reached from a factor of 15.
+            RDAP_LOOKUP_BUDGET_MS: String(Math.min(testTimeout(20_000), 300_000)),
           },
         });
         try {

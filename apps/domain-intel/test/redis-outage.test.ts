@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
-import { databaseTargets, redisTarget } from '@repo/server-kit/testing';
+import { databaseTargets, redisTarget, testTimeout } from '@repo/server-kit/testing';
 import { DashboardBrowser } from './dashboard-session.ts';
 import { bearer, createTestApp, type TestApp } from './helpers.ts';
 
@@ -107,7 +107,7 @@ for (const target of databaseTargets())
 
       it('logs the outage once, however many reconnection attempts fail, and never "Unhandled error event"', async () => {
         // ioredis retries every 50–2,000 ms: wait for several failed attempts.
-        await sleep(1_500);
+        await sleep(testTimeout(1_500));
         assert.equal(log.messages(/Redis is unreachable/).length, 1);
         assert.deepEqual(
           consoleErrors.printed.filter((line) => /Unhandled error event/.test(line)),
@@ -168,7 +168,7 @@ describe('Redis going away and coming back', { skip: redis.skip }, () => {
   async function waitFor(check: () => Promise<boolean>) {
     for (let attempt = 0; attempt < 100; attempt++) {
       if (await check()) return;
-      await sleep(100);
+      await sleep(testTimeout(100));
     }
     assert.fail('the condition never held');
   }
@@ -180,7 +180,7 @@ describe('Redis going away and coming back', { skip: redis.skip }, () => {
     const during = await t.app.inject({ url: '/v1/check?domain=example.com', headers: bearer(key) });
     assert.equal(during.statusCode, 503);
     assert.equal(during.json().error.code, 'service_unavailable');
-    await sleep(1_000);
+    await sleep(testTimeout(1_000));
     await openProxy(proxyPort);
     await waitFor(async () => (await t.app.inject({ url: '/v1/quota', headers: bearer(key) })).statusCode === 200);
     assert.equal(log.messages(/Redis is unreachable/).length, 1);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { WatchTransitionEvent } from '@repo/contracts/domain-intel';
-import { databaseTargets, tempDir, testTimeoutEnv } from '@repo/server-kit/testing';
+import { databaseTargets, tempDir, testTimeout, testTimeoutEnv } from '@repo/server-kit/testing';
 import { startUpstreamSim, type UpstreamSim } from '@repo/upstream-sim';
 import { Check } from 'typebox/value';
 import { loadDomainIntelConfig } from '../src/config.ts';
@@ -46,7 +46,7 @@ for (const target of databaseTargets()) {
 
     const api = (method: 'GET' | 'POST' | 'DELETE', url: string, key: string, payload?: object) =>
       t.app.inject({ method, url, headers: bearer(key), ...(payload ? { payload } : {}) });
-    const follow = () => t.app.ctx.watchlist.follow({ deadline: Date.now() + 10_000 });
+    const follow = () => t.app.ctx.watchlist.follow({ deadline: Date.now() + testTimeout(10_000) });
     const watchOf = async (key: string, domain: string) =>
       (await api('GET', '/v1/watchlist?limit=1000', key))
         .json()

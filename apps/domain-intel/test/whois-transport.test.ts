@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { connectRedis, createRedis, ManualClock } from '@repo/server-kit';
-import { redisTarget } from '@repo/server-kit/testing';
+import { redisTarget, testTimeout } from '@repo/server-kit/testing';
 import type { Redis } from 'ioredis';
 import { createHostLimits } from '../src/rdap/engine.ts';
 import { HostRates } from '../src/rdap/host-rates.ts';
@@ -65,8 +65,8 @@ function transport(overrides: Partial<WhoisTransportOptions> = {}, redis?: Redis
   });
   return new WhoisTransport({
     allowInsecure: true,
-    connectTimeoutMs: 5_000,
-    answerTimeoutMs: 2_000,
+    connectTimeoutMs: testTimeout(5_000),
+    answerTimeoutMs: testTimeout(2_000),
     maxAnswerBytes: 64 * 1024,
     hostConcurrency: 2,
     limits,
@@ -76,7 +76,7 @@ function transport(overrides: Partial<WhoisTransportOptions> = {}, redis?: Redis
   });
 }
 
-const ask = (t: WhoisTransport, port: number, query = 'example.io', deadlineMs = 20_000) =>
+const ask = (t: WhoisTransport, port: number, query = 'example.io', deadlineMs = testTimeout(20_000)) =>
   t.query({ host: '127.0.0.1', port }, query, { traffic: 'interactive', deadline: Date.now() + deadlineMs });
 
 function reasonOf(exchange: WhoisExchange): string {
@@ -167,7 +167,7 @@ describe('WHOIS transport (RFC 3912 over TCP)', () => {
     for (const host of ['10.0.0.1', '192.168.1.1', '169.254.169.254', '::ffff:10.0.0.1']) {
       const exchange = await t.query({ host, port: 43 }, 'example.io', {
         traffic: 'interactive',
-        deadline: Date.now() + 5_000,
+        deadline: Date.now() + testTimeout(5_000),
       });
       assert.equal(reasonOf(exchange), 'blocked_address', host);
     }

@@ -8,7 +8,7 @@ import Fastify from 'fastify';
 import { sql } from 'kysely';
 import { createDatabase } from '../src/database.ts';
 import { checkpointOnceListening, startBackgroundCheckpoints } from '../src/sqlite-checkpoints.ts';
-import { readProcStat, tempDir } from '../src/testing/index.ts';
+import { readProcStat, tempDir, testTimeout } from '../src/testing/index.ts';
 
 /** Rows of `notes` in the database file alone, as if the WAL were gone: what checkpoints have copied there. */
 function rowsInDatabaseFile(file: string, dir: string): number {
@@ -44,7 +44,7 @@ describe('SQLite checkpoints in the background', () => {
     const { rows } = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(database.db);
     assert.equal(rows[0]?.wal_autocheckpoint, 10_000, 'the serving connection checkpoints only as a backstop');
 
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + testTimeout(10_000);
     while (rowsInDatabaseFile(database.location, temp.dir) < 20 && Date.now() < deadline) await sleep(50);
     assert.equal(rowsInDatabaseFile(database.location, temp.dir), 20, 'the thread checkpointed the 20 commits');
     assert.deepEqual(errors, []);
@@ -62,7 +62,7 @@ describe('SQLite checkpoints in the background', () => {
     const errors: unknown[] = [];
     database.checkpointInBackground((error) => errors.push(error));
     try {
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + testTimeout(10_000);
       while (threadsAtNice19() === before && Date.now() < deadline) await sleep(20);
       assert.equal(threadsAtNice19(), before + 1, 'one more thread at nice 19');
       assert.equal(niceOf(process.pid), mainThreadNice, 'the main thread keeps its priority');

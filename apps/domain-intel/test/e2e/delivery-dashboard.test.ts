@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { databaseTargets } from '@repo/server-kit/testing';
+import { databaseTargets, testTimeoutEnv } from '@repo/server-kit/testing';
 import { browserSkipReason, launchBrowser, screenshot } from '@repo/server-kit/testing/browser';
 import { startUpstreamSim, type UpstreamSim } from '@repo/upstream-sim';
 import type { Browser, Page } from 'playwright-core';
@@ -43,7 +43,7 @@ describe('saved filters, targets, deliveries and the watchlist in a browser', { 
       env: simRdapEnv(sim, {
         FEED_COUNT_CACHE_SECONDS: '0',
         TRACKED_TLDS: 'com,net,org',
-        DELIVERY_TIMEOUT_MS: '2000',
+        DELIVERY_TIMEOUT_MS: testTimeoutEnv(2_000),
         // The test moves the clock over days of retries: the session must outlive them.
         DASHBOARD_SESSION_HOURS: '720',
       }),
