@@ -21,7 +21,7 @@ import { loadDomainIntelConfig } from 'domain-intel/src/config.ts';
 import { PIPELINE_QUEUE, queuePrefix } from 'domain-intel/src/jobs/bullmq.ts';
 import { Webhook } from 'standardwebhooks';
 import { haproxySkip } from './haproxy.ts';
-import { startTopology, type Topology } from './topology.ts';
+import { METRICS_TOKEN, startTopology, type Topology } from './topology.ts';
 
 /** .com names in the simulated zone, and how many of them leave it before the daily run. */
 const NAMES = 30_000;
@@ -212,6 +212,7 @@ describe('the scaled-out topology under faults', { skip }, () => {
     const quota = (await (await di('/v1/quota', starter.key)).json()).data as { used: number };
     const starterOk = answers.filter((answer) => answer.what === 'starter' && answer.status === 200).length;
     const retriedStarter = retriedChecks(topology);
+    const resentCountedOnce = await repeatedCalls(topology);
     const transitions = await topology.db.query<{ domain: string; to_status: string; n: string }>(
       `select domain, to_status, count(*) as n from domain_transitions
        where domain = any($1) group by domain, to_status`,
@@ -219,7 +220,13 @@ describe('the scaled-out topology under faults', { skip }, () => {
     );
     const figures = {
       answers: Object.fromEntries([...byPhase].map(([name, counts]) => [name, Object.fromEntries(counts)])),
-      quota: { used: quota.used, starter_answered_200: starterOk, starter_calls_haproxy_retried: retriedStarter },
+      quota: {
+        used: quota.used,
+        starter_answered_200: starterOk,
+        starter_calls_haproxy_retried: retriedStarter,
+        // Re-sent calls the killed instance had counted, let through uncounted by the others.
+        calls_counted_once_as_resent: resentCountedOnce,
+      },
       daily: { zone_diff_runs: applied, applied_before_the_kill: appliedBeforeKill.length > 0 },
       deliveries: {
         messages: receiver.received.length,
@@ -281,6 +288,22 @@ async function diffRuns(topology: Topology, today: string) {
     [today],
   );
   return rows;
+}
+
+/** quota_repeated_calls_total summed over the Domain Intelligence instances still running. */
+async function repeatedCalls(topology: Topology): Promise<number> {
+  let total = 0;
+  for (const entry of topology.processes) {
+    if (entry.role !== 'domain-intel' || entry.child.exitCode !== null || entry.child.signalCode !== null) continue;
+    const response = await fetch(`http://127.0.0.1:${entry.port}/metrics`, {
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
+    const line = (await response.text())
+      .split('\n')
+      .find((text) => text.startsWith('domain_intel_quota_repeated_calls_total '));
+    total += Number(line?.split(' ')[1] ?? 0);
+  }
+  return total;
 }
 
 /** /v1/check calls (only the Starter key's) HAProxy logged as retried (`%rc` > 0). */

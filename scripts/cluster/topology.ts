@@ -38,6 +38,9 @@ export interface TopologyOptions {
   log?: (line: string) => void;
 }
 
+/** The bearer token of the Domain Intelligence instances' /metrics in this topology. */
+export const METRICS_TOKEN = 'cluster-topology-metrics';
+
 export interface ServiceProcess {
   role: 'domain-intel' | 'platform' | 'worker' | 'haproxy';
   name: string;
@@ -131,6 +134,8 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
       TRACKED_TLDS: 'com',
       // HAProxy sets it on every call (scripts/cluster/haproxy.ts): a re-sent call is counted once.
       QUOTA_REQUEST_ID_HEADER: 'x-request-id',
+      // The fault test reads each instance's quota_repeated_calls_total.
+      METRICS_TOKEN: METRICS_TOKEN,
       // The politeness limits that protect the real upstreams would only slow the local simulator.
       RDAP_HOST_RATE_PER_SECOND: '500',
       WHOIS_HOST_RATE_PER_SECOND: '500',

@@ -121,7 +121,8 @@ for (const variant of quotaStoreVariants(databaseTargets(), { cluster: true })) 
       const limit = 3;
       assert.deepEqual(await first!.takeOne(accountId!, DAY, limit, 3600, 'proxy-1'), { allowed: true, used: 1 });
       // The instance died before answering; the proxy sent the call to another one.
-      assert.deepEqual(await second!.takeOne(accountId!, DAY, limit, 3600, 'proxy-1'), { allowed: true, used: 1 });
+      const resent = { allowed: true, repeated: true };
+      assert.deepEqual(await second!.takeOne(accountId!, DAY, limit, 3600, 'proxy-1'), { ...resent, used: 1 });
       // In one turn: the re-send again, a new call, and that call's re-send (one store call).
       const turn = await Promise.all([
         second!.takeOne(accountId!, DAY, limit, 3600, 'proxy-1'),
@@ -129,9 +130,9 @@ for (const variant of quotaStoreVariants(databaseTargets(), { cluster: true })) 
         second!.takeOne(accountId!, DAY, limit, 3600, 'proxy-2'),
       ]);
       assert.deepEqual(turn, [
-        { allowed: true, used: 1 },
+        { ...resent, used: 1 },
         { allowed: true, used: 2 },
-        { allowed: true, used: 2 },
+        { ...resent, used: 2 },
       ]);
       assert.equal(await store.used(accountId!, DAY), 2);
       // Ids are the account's own: another account's call with the same id is its own call.
@@ -141,10 +142,10 @@ for (const variant of quotaStoreVariants(databaseTargets(), { cluster: true })) 
       assert.deepEqual(await first!.takeOne(accountId!, DAY, limit, 3600, 'proxy-3'), { allowed: true, used: 3 });
       assert.deepEqual(await first!.takeOne(accountId!, DAY, limit, 3600, 'proxy-4'), { allowed: false, used: 3 });
       assert.deepEqual(await second!.takeOne(accountId!, DAY, limit, 3600, 'proxy-4'), { allowed: false, used: 3 });
-      assert.deepEqual(await second!.takeOne(accountId!, DAY, limit, 3600, 'proxy-3'), { allowed: true, used: 3 });
+      assert.deepEqual(await second!.takeOne(accountId!, DAY, limit, 3600, 'proxy-3'), { ...resent, used: 3 });
       // A re-send that arrives after midnight belongs to the call counted the day before.
       const nextDay = '2026-03-11';
-      assert.deepEqual(await second!.takeOne(accountId!, nextDay, limit, 3600, 'proxy-3'), { allowed: true, used: 0 });
+      assert.deepEqual(await second!.takeOne(accountId!, nextDay, limit, 3600, 'proxy-3'), { ...resent, used: 0 });
       assert.equal(await store.used(accountId!, DAY), 3);
       assert.equal(await store.used(accountId!, nextDay), 0);
       assert.equal(await store.used(other!, DAY), 1);

@@ -178,7 +178,7 @@ describe("the proxy's request id (QUOTA_REQUEST_ID_HEADER)", () => {
     const behindProxy = await createTestApp({
       target,
       extraV1Routes: probeRoutes,
-      env: { QUOTA_REQUEST_ID_HEADER: 'x-request-id' },
+      env: { QUOTA_REQUEST_ID_HEADER: 'x-request-id', METRICS_PUBLIC: '1' },
     });
     const direct = await createTestApp({ target, extraV1Routes: probeRoutes });
     try {
@@ -194,6 +194,7 @@ describe("the proxy's request id (QUOTA_REQUEST_ID_HEADER)", () => {
       assert.equal((await pingWithId(behindProxy.app, key, 'a b')).statusCode, 200);
       assert.equal((await pingWithId(behindProxy.app, key, 'a b')).statusCode, 200);
       assert.equal(await quotaUsed(behindProxy.app, key), 4);
+      assert.match((await behindProxy.app.inject('/metrics')).body, /domain_intel_quota_repeated_calls_total 1\n/);
 
       const directKey = await direct.keyFor('free');
       for (let call = 0; call < 2; call++) await pingWithId(direct.app, directKey, 'same-id');

@@ -77,6 +77,14 @@ export const authentication = fp(
     app.decorateRequest('quotaTakenAt', undefined);
     app.decorateRequest('quotaGivenBack', false);
     // Registered around /v1 and /account alike: one counter for both scopes.
+    const repeatsName = `${app.metrics.prefix}quota_repeated_calls_total`;
+    const quotaRepeats =
+      (app.metrics.registry.getSingleMetric(repeatsName) as Counter | undefined) ??
+      new Counter({
+        name: repeatsName,
+        help: "Calls let through uncounted as a proxy's re-send of a call counted before (QUOTA_REQUEST_ID_HEADER)",
+        registers: [app.metrics.registry],
+      });
     const rejectionsName = `${app.metrics.prefix}quota_rejections_total`;
     const quotaRejections =
       (app.metrics.registry.getSingleMetric(rejectionsName) as Counter<'plan'> | undefined) ??
@@ -111,6 +119,7 @@ export const authentication = fp(
       quota.consume(caller, proxyRequestId(request, requestIdHeader)).then((status) => {
         try {
           reply.headers(rateLimitHeaders(status));
+          if (status.repeated) quotaRepeats.inc();
           reportQuotaThresholds(onAccountEvent, caller, status, takenAt);
           if (!status.allowed) {
             quotaRejections.inc({ plan: caller.plan.id });

@@ -6,6 +6,8 @@ export interface CallDecision {
   allowed: boolean;
   /** The day's count with this call in it (allowed), or after the refusal. */
   used: number;
+  /** A proxy's re-send of a call counted before (same request id): let through, not counted again. */
+  repeated?: true;
 }
 
 interface CallRequest {
@@ -61,7 +63,7 @@ export class CoalescedTakes {
         const { taken, used, repeated } = outcome.value;
         if (repeated) {
           // Counted by the instance that took this call first (and died before answering).
-          decisions[positions[0]!] = { allowed: true, used };
+          decisions[positions[0]!] = { allowed: true, used, repeated: true };
           return;
         }
         const before = used - taken;

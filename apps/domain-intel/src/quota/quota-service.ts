@@ -14,6 +14,8 @@ export interface QuotaStatus {
   remaining: number | null;
   /** Next 00:00 UTC, epoch ms. */
   resetsAt: number;
+  /** The call was a proxy's re-send of one counted before (see QuotaService.consume): not counted again. */
+  repeated?: true;
 }
 
 /**
@@ -41,7 +43,8 @@ export class QuotaService {
     const secondsToReset = Math.max(1, Math.ceil((resetsAt - now) / 1000));
     return this.#takes
       .takeOne(caller.accountId, utcDate(now), limit, secondsToReset, requestId)
-      .then(({ allowed, used }) => ({
+      .then(({ allowed, used, repeated }) => ({
+        ...(repeated ? { repeated } : {}),
         allowed,
         limit,
         used,
