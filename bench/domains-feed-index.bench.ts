@@ -18,11 +18,10 @@
 
 import { loadavg } from 'node:os';
 import { FEED_SORTS } from '@repo/contracts/domain-intel';
+import { type FeedFilters, FeedIndex, type FeedPage, parseFeedFilters } from '@repo/feed-index';
 import { type Dialect, ManualClock, utcDate } from '@repo/server-kit';
 import { loadDomainIntelConfig } from 'domain-intel/src/config.ts';
 import { createContext } from 'domain-intel/src/context.ts';
-import { FeedIndex } from 'domain-intel/src/feed/feed-index.ts';
-import { type FeedFilters, type FeedPage, parseFeedFilters } from 'domain-intel/src/feed/filters.ts';
 import type { Kysely } from 'kysely';
 import { BenchLabels, commonNeedles } from './domains-feed-labels.ts';
 import { FEED_BENCH_TLDS, feedBenchColumns, populateFeed } from './domains-feed-rows.ts';

@@ -1,8 +1,7 @@
+import { FeedColumnChunks, type FeedColumnRow, FeedColumns } from '@repo/feed-index';
+import { sortedBy } from '@repo/feed-index/radix-sort.ts';
 import type { Dialect } from '@repo/server-kit';
 import { type Kysely, sql } from 'kysely';
-import { FeedColumnChunks } from '../apps/domain-intel/src/feed/feed-column-chunks.ts';
-import { type FeedColumnRow, FeedColumns } from '../apps/domain-intel/src/feed/feed-columns.ts';
-import { sortedBy } from '../apps/domain-intel/src/feed/radix-sort.ts';
 import { BenchLabels } from './domains-feed-labels.ts';
 
 export const FEED_BENCH_TLDS = ['com', 'net', 'org', 'info', 'biz', 'xyz', 'online', 'site', 'top', 'store'];
@@ -163,7 +162,7 @@ export function feedBenchColumns(rows: number, now: number): FeedColumns {
   return columns;
 }
 
-/** The same rows in chunks of columns, as FeedIndex.load fills them from the database (FeedColumnChunks). */
+/** The same rows in chunks of columns, as the app's loadFeedIndex fills them from the database (FeedColumnChunks). */
 export function feedBenchChunks(rows: number, now: number): FeedColumnChunks {
   const chunks = new FeedColumnChunks();
   forEachFeedBenchRow(rows, now, (row) => chunks.append(row));

@@ -27,12 +27,11 @@ import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { FeedColumnChunks, FeedIndex } from '@repo/feed-index';
 import { type Dialect, ManualClock } from '@repo/server-kit';
 import { PROC_TICKS_PER_SECOND, readProcStat } from '@repo/server-kit/testing';
 import { loadDomainIntelConfig } from 'domain-intel/src/config.ts';
 import { createContext } from 'domain-intel/src/context.ts';
-import { FeedColumnChunks } from 'domain-intel/src/feed/feed-column-chunks.ts';
-import { FeedIndex } from 'domain-intel/src/feed/feed-index.ts';
 import type { Kysely } from 'kysely';
 import { feedBenchChunks, feedBenchColumns, populateFeed, releaseFeedBenchLabels } from './domains-feed-rows.ts';
 import { benchDatabase } from './lib/bench-database.ts';
@@ -107,7 +106,7 @@ function forgetLabels(): void {
 
 /** One build in this process (a child of the benchmark), printed as a BUILD line. */
 async function measureBuild(mode: Mode, rows: number): Promise<void> {
-  // The worker gets the rows in chunks, as FeedIndex.load fills them from the database.
+  // The worker gets the rows in chunks, as the app's loadFeedIndex fills them from the database.
   const loaded = mode === 'in-thread' ? feedBenchColumns(rows, NOW) : feedBenchChunks(rows, NOW);
   forgetLabels();
   const rssBeforeMb = process.memoryUsage().rss / 1_048_576;

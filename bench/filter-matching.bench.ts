@@ -11,6 +11,7 @@
  * DA/TF/age/length floors, no hyphens or digits, text; 5 % broad).
  */
 import { FEED_STATUSES } from '@repo/contracts/domain-intel';
+import { compileFeedMatcher, FeedColumns, parseFeedFilters } from '@repo/feed-index';
 import { seededRandom } from '@repo/upstream-sim';
 import {
   matchRound,
@@ -18,9 +19,6 @@ import {
   type RoundRow,
   RoundRows,
 } from '../apps/domain-intel/src/delivery/match-round.ts';
-import { FeedColumns } from '../apps/domain-intel/src/feed/feed-columns.ts';
-import { compileFeedMatcher } from '../apps/domain-intel/src/feed/feed-matcher.ts';
-import { parseFeedFilters } from '../apps/domain-intel/src/feed/filters.ts';
 import { labelFacts } from '../apps/domain-intel/src/lifecycle/label-facts.ts';
 import { report } from './lib/harness.ts';
 

@@ -26,7 +26,7 @@ const INPUTS = 'inputs.json';
  */
 const WORKERS = {
   'sort-worker-entry': 'src/zones/sort-worker.ts',
-  'feed-build-worker-entry': 'src/feed/feed-build-worker.ts',
+  'feed-build-worker-entry': '../../packages/feed-index/src/feed-build-worker.ts',
 };
 const workerEntryFiles = new Map(
   Object.entries(WORKERS).map(([name, source]) => [path.join(appDir, path.dirname(source), `${name}.js`), name]),

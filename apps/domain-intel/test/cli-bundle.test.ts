@@ -7,10 +7,8 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { FEED_SORTS } from '@repo/contracts/domain-intel';
+import { FEED_COLUMN_NAMES, FeedColumnChunks, type FeedColumnRow, FeedColumns, FeedIndex } from '@repo/feed-index';
 import { tempDir } from '@repo/server-kit/testing';
-import { FeedColumnChunks } from '../src/feed/feed-column-chunks.ts';
-import { FEED_COLUMN_NAMES, type FeedColumnRow, FeedColumns } from '../src/feed/feed-columns.ts';
-import { FeedIndex } from '../src/feed/feed-index.ts';
 import { EVERY_ROW, feedRow } from './feed-helpers.ts';
 
 const run = promisify(execFile);

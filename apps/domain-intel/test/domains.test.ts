@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { compileFeedMatcher, FEED_COLUMN_NAMES, FeedColumns, parseFeedFilters } from '@repo/feed-index';
 import { databaseTargets } from '@repo/server-kit/testing';
 import { RowIndex } from '../src/delivery/row-index.ts';
-import { FEED_COLUMN_NAMES, FeedColumns } from '../src/feed/feed-columns.ts';
-import { compileFeedMatcher } from '../src/feed/feed-matcher.ts';
-import { parseFeedFilters } from '../src/feed/filters.ts';
 import { feedRow } from './feed-helpers.ts';
 import { bearer, createTestApp, type TestApp } from './helpers.ts';
 

@@ -1,6 +1,6 @@
+import type { FeedFilters } from '@repo/feed-index';
 import type { Insertable } from 'kysely';
 import type { FeedDomainTable } from '../src/db/schema.ts';
-import type { FeedFilters } from '../src/feed/filters.ts';
 import { labelFacts } from '../src/lifecycle/label-facts.ts';
 import { parseDomainObject, serverRecord } from '../src/rdap/parse.ts';
 import type { RdapClient, RdapLookup, WhoisRecord } from '../src/rdap/types.ts';

@@ -1,20 +1,24 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { FEED_SORTS } from '@repo/contracts/domain-intel';
-import { ManualClock } from '@repo/server-kit';
-import { databaseTargets, testTimeout } from '@repo/server-kit/testing';
-import { buildFeedIndexPartsInWorker } from '../src/feed/feed-build-client.ts';
-import { FeedColumnChunks } from '../src/feed/feed-column-chunks.ts';
-import { FEED_COLUMN_NAMES, type FeedColumnRow, FeedColumns } from '../src/feed/feed-columns.ts';
-import { FeedIndex } from '../src/feed/feed-index.ts';
+import type { FeedFilters } from '@repo/feed-index';
+import {
+  buildFeedIndexPartsInWorker,
+  FEED_COLUMN_NAMES,
+  FeedColumnChunks,
+  type FeedColumnRow,
+  FeedColumns,
+  FeedIndex,
+} from '@repo/feed-index';
 import {
   buildFeedIndexParts,
   type FeedIndexParts,
   feedIndexPartsState,
   transferablesOf,
-} from '../src/feed/feed-index-parts.ts';
+} from '@repo/feed-index/feed-index-parts.ts';
+import { ManualClock } from '@repo/server-kit';
+import { databaseTargets, testTimeout } from '@repo/server-kit/testing';
 import { FeedService } from '../src/feed/feed-service.ts';
-import type { FeedFilters } from '../src/feed/filters.ts';
 import { EVERY_ROW, feedRow } from './feed-helpers.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
 

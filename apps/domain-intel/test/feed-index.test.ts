@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { FEED_SORTS, FEED_STATUSES } from '@repo/contracts/domain-intel';
+import type { FeedFilters, FeedPage } from '@repo/feed-index';
+import type { FeedIndex } from '@repo/feed-index';
 import { databaseTargets } from '@repo/server-kit/testing';
 import fc from 'fast-check';
-import { FeedIndex } from '../src/feed/feed-index.ts';
-import type { FeedFilters, FeedPage } from '../src/feed/filters.ts';
+import { loadFeedIndex } from '../src/feed/feed-index-load.ts';
 import { EVERY_ROW, feedRow } from './feed-helpers.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
 
@@ -149,9 +150,9 @@ for (const target of databaseTargets()) {
     before(async () => {
       t = await createTestApp({ target });
       const values = await insertRows(t, fc.sample(rowArbitrary, { numRuns: 900, seed: 13 }));
-      index = await FeedIndex.load(t.app.ctx.database.db, 0);
-      cachedIndex = await FeedIndex.load(t.app.ctx.database.db, 0, { cachedFilters: 3 });
-      seededIndex = await FeedIndex.load(t.app.ctx.database.db, 0, { cachedFilters: 0, seedShare: 1 });
+      index = await loadFeedIndex(t.app.ctx.database.db, 0);
+      cachedIndex = await loadFeedIndex(t.app.ctx.database.db, 0, { cachedFilters: 3 });
+      seededIndex = await loadFeedIndex(t.app.ctx.database.db, 0, { cachedFilters: 0, seedShare: 1 });
       assert.equal(index.columns.size, values.length);
     });
     after(async () => t.close());
@@ -182,7 +183,7 @@ for (const target of databaseTargets()) {
           common,
           rows.map((row, i) => ({ ...row, label: labels[i]! })),
         );
-        const commonIndex = await FeedIndex.load(common.app.ctx.database.db, 0);
+        const commonIndex = await loadFeedIndex(common.app.ctx.database.db, 0);
         const others = [{}, { hyphens: false as const }, { digits: false as const, tlds: ['com'] }, { minDa: 40 }];
         let matched = 0;
         for (const contains of COMMON_NEEDLES) {

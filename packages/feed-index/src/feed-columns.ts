@@ -1,4 +1,4 @@
-import { ANY_STATUSES } from './feed-query.ts';
+import { STATUS_CODES } from './statuses.ts';
 
 /**
  * The feed's filter and sort columns held in typed arrays, one entry per row, rows in the
@@ -41,9 +41,6 @@ export const FEED_COLUMN_NAMES = [
 
 /** A column value as a database driver gives it (Postgres may give int8 columns as strings), NULL as null. */
 const numberOrNull = (value: unknown) => (value === null || value === undefined ? null : Number(value));
-
-/** Statuses get small codes; `status=any` is then a bit mask over them. */
-export const STATUS_CODES: readonly string[] = [...ANY_STATUSES, 'returned', 're-registered', 'new'];
 
 /** NULL of the small integer columns. */
 export const NO_VALUE = -1;

@@ -1,24 +1,13 @@
-import { setImmediate } from 'node:timers/promises';
 import { FEED_SORTS, type FeedSort } from '@repo/contracts/domain-intel';
-import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema.ts';
 import { buildFeedIndexPartsInWorker, type FeedBuildOptions } from './feed-build-client.ts';
 import { bitmapFor, type FeedClusters, type FeedSeed } from './feed-clusters.ts';
-import { FeedColumnChunks, type FeedColumnChunksState } from './feed-column-chunks.ts';
-import { FEED_COLUMN_NAMES, type FeedColumnRow, type FeedColumns } from './feed-columns.ts';
+import type { FeedColumnChunks, FeedColumnChunksState } from './feed-column-chunks.ts';
+import type { FeedColumns } from './feed-columns.ts';
 import { buildFeedIndexParts, type FeedIndexParts } from './feed-index-parts.ts';
 import { type BoundedColumn, type FeedBound, type FeedBounds, feedBounds } from './feed-matcher.ts';
 import type { FeedFilters, FeedPage } from './filters.ts';
 import { popcount } from './popcount.ts';
 
-/**
- * Rows a load query reads. The load runs on the API's thread: a 50,000-row batch cost 150-200 ms
- * of its CPU on SQLite (better-sqlite3 answers synchronously) and ~110 ms on PostgreSQL (row
- * parsing). On a slower machine 5,000 rows took 23-41 ms to read on SQLite and ~10 ms more to
- * append, and with a collection the API thread paused 74-152 ms (feed-index-rebuild-sqlite, 1 M
- * rows, 24 Nov 10:40 UTC); 2,000 rows: 31 ms at most, the same 8.9 s in all (1,000: 25 ms, but 10.5 s).
- */
-const LOAD_BATCH = 2_000;
 /**
  * A bound's rows are visited through its sort permutation (random reads) instead of scanning
  * the filter's groups (sequential reads) when they are at most this share of the groups' rows.
@@ -123,34 +112,6 @@ export class FeedIndex {
     build?: FeedBuildOptions,
   ): Promise<FeedIndex> {
     return new FeedIndex(await buildFeedIndexPartsInWorker(rows, build), version, options);
-  }
-
-  /**
-   * Reads every feed row in the database's domain order (keyset batches, no long transaction),
-   * straight into columns (no row objects are kept beyond one batch), then builds the index in a
-   * worker thread (build).
-   */
-  static async load(
-    db: Kysely<DB>,
-    version: number,
-    options?: FeedIndexOptions,
-    build?: FeedBuildOptions,
-  ): Promise<FeedIndex> {
-    // No count(*) first to size the columns: they grow a chunk at a time (FeedColumnChunks).
-    const rows = new FeedColumnChunks();
-    let after: string | null = null;
-    for (;;) {
-      let query = db.selectFrom('feed_domains').select(FEED_COLUMN_NAMES);
-      if (after !== null) query = query.where('domain', '>', after);
-      const batch = (await query.orderBy('domain').limit(LOAD_BATCH).execute()) as FeedColumnRow[];
-      for (const row of batch) rows.append(row);
-      if (batch.length < LOAD_BATCH) break;
-      // A synchronous driver (SQLite) resolves in microtasks only: give queued requests their turn.
-      await setImmediate();
-      build?.signal?.throwIfAborted();
-      after = batch[batch.length - 1]!.domain;
-    }
-    return FeedIndex.build(rows, version, options, build);
   }
 
   /** The rows, grouped (FeedClusters). */

@@ -1,7 +1,6 @@
-import { type FeedColumns, NO_VALUE, STATUS_CODES } from './feed-columns.ts';
-import { ANY_STATUSES } from './feed-query.ts';
-import { YEAR_MS } from './feed-row.ts';
-import type { FeedFilters } from './filters.ts';
+import { type FeedColumns, NO_VALUE } from './feed-columns.ts';
+import { STATUS_CODES } from './statuses.ts';
+import { ANY_STATUSES, type FeedFilters, YEAR_MS } from './filters.ts';
 
 /** Tests row `i` of the columns it was compiled for. */
 export type FeedRowMatcher = (i: number) => boolean;

@@ -8,7 +8,6 @@ import {
   MAX_LIMIT,
   MAX_OFFSET,
 } from '@repo/contracts/domain-intel';
-import { appError } from '../error-catalogue.ts';
 
 /** The feed's filters after validation: what both the paged list and the export apply. */
 export interface FeedFilters {
@@ -43,27 +42,56 @@ export interface FeedPage {
   offset: number;
 }
 
+/** The statuses `status=any` covers: names on the way and dropped ones, not those that came back. */
+export const ANY_STATUSES = ['left-zone', 'redemption', 'pending-delete', 'dropped'];
+
+/** A mean Gregorian year, so that ages and the `min_years` filter agree. */
+export const YEAR_MS = 365.2425 * 86_400_000;
+
 export type FeedQueryInput = Record<string, string | undefined>;
+
+/** The filter and paging parameters that take a whole number; each has its own `invalid_<name>` code. */
+type IntegerParameter = 'min_years' | 'min_da' | 'min_tf' | 'max_length' | 'min_alt_tlds' | 'limit' | 'offset';
+
+/** Every error code the parsing gives (the app's error catalogue must hold each: its appError takes them). */
+export type FeedFilterErrorCode =
+  | `invalid_${IntegerParameter | 'status' | 'sort' | 'hyphens' | 'digits' | 'contains' | 'tld'}`
+  | 'invalid_date'
+  | 'invalid_date_range'
+  | 'unknown_tld'
+  | 'drops_filter_needs_pending_delete';
+
+/** Bad feed input, with the catalogued code the app answers it with (no web framework here). */
+export class FeedFilterError extends Error {
+  constructor(
+    readonly code: FeedFilterErrorCode,
+    message: string,
+    readonly options: { details: Record<string, unknown> },
+  ) {
+    super(message);
+  }
+}
 
 const INTEGER = /^\d+$/;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 // ISO 8601 date-time with an explicit offset (or Z), seconds and fraction optional.
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
-/** The filter and paging parameters that take a whole number; each has its own `invalid_<name>` code. */
-type IntegerParameter = 'min_years' | 'min_da' | 'min_tf' | 'max_length' | 'min_alt_tlds' | 'limit' | 'offset';
-
 function integerParam(query: FeedQueryInput, name: IntegerParameter, min: number, max: number): number | null {
   const raw = query[name];
   if (raw === undefined) return null;
   if (!INTEGER.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw appError(`invalid_${name}`, `${name} must be a whole number from ${min} to ${max}; got "${raw}".`, {
-      details: {
-        parameter: name,
-        min,
-        max,
+    throw new FeedFilterError(
+      `invalid_${name}`,
+      `${name} must be a whole number from ${min} to ${max}; got "${raw}".`,
+      {
+        details: {
+          parameter: name,
+          min,
+          max,
+        },
       },
-    });
+    );
   }
   return Number(raw);
 }
@@ -77,7 +105,7 @@ function dateParam(query: FeedQueryInput, name: string): number | null {
   // Date.parse rolls 2026-02-30 over to March; a date that does not round-trip is not a date.
   const valid = !Number.isNaN(time) && (!DATE_ONLY.test(raw) || new Date(time).toISOString().startsWith(raw));
   if (!valid) {
-    throw appError(
+    throw new FeedFilterError(
       'invalid_date',
       `${name} must be an ISO date (2026-03-01) or date-time (2026-03-01T06:00:00Z); got "${raw}".`,
       { details: { parameter: name } },
@@ -95,7 +123,7 @@ function enumParam<T extends string>(
   const raw = query[name];
   if (raw === undefined) return fallback;
   if (!(allowed as readonly string[]).includes(raw)) {
-    throw appError(`invalid_${name}`, `${name} must be one of ${allowed.join(', ')}; got "${raw}".`, {
+    throw new FeedFilterError(`invalid_${name}`, `${name} must be one of ${allowed.join(', ')}; got "${raw}".`, {
       details: {
         parameter: name,
         allowed,
@@ -110,7 +138,9 @@ function allowedParam(query: FeedQueryInput, name: 'hyphens' | 'digits'): false 
   const raw = query[name];
   if (raw === undefined || raw === 'true') return null;
   if (raw === 'false') return false;
-  throw appError(`invalid_${name}`, `${name} must be true or false; got "${raw}".`, { details: { parameter: name } });
+  throw new FeedFilterError(`invalid_${name}`, `${name} must be true or false; got "${raw}".`, {
+    details: { parameter: name },
+  });
 }
 
 const LABEL_TEXT = /^[a-z0-9-]{1,63}$/;
@@ -121,7 +151,7 @@ function containsParam(query: FeedQueryInput): string | null {
   if (raw === undefined) return null;
   const text = raw.trim().toLowerCase();
   if (!LABEL_TEXT.test(text)) {
-    throw appError(
+    throw new FeedFilterError(
       'invalid_contains',
       `contains must be 1-63 letters, digits or hyphens (plain text, no wildcards); got "${raw}".`,
       { details: { parameter: 'contains' } },
@@ -132,7 +162,7 @@ function containsParam(query: FeedQueryInput): string | null {
 
 function dateRange(after: number | null, before: number | null, afterName: string, beforeName: string): void {
   if (after !== null && before !== null && after >= before) {
-    throw appError('invalid_date_range', `${afterName} must be earlier than ${beforeName}.`, {
+    throw new FeedFilterError('invalid_date_range', `${afterName} must be earlier than ${beforeName}.`, {
       details: { parameter: afterName },
     });
   }
@@ -143,19 +173,23 @@ function tldParam(query: FeedQueryInput, tracked: readonly string[]): string[] |
   if (raw === undefined) return null;
   const tlds = [...new Set(raw.split(',').map((tld) => tld.trim().toLowerCase().replace(/^\./, '')))];
   if (tlds.length === 0 || tlds.includes('')) {
-    throw appError('invalid_tld', 'tld must be a comma-separated list of TLDs, e.g. com,net.', {
+    throw new FeedFilterError('invalid_tld', 'tld must be a comma-separated list of TLDs, e.g. com,net.', {
       details: { parameter: 'tld' },
     });
   }
   const unknown = tlds.filter((tld) => !tracked.includes(tld));
   if (unknown.length > 0) {
-    throw appError('unknown_tld', `The feed does not track ${unknown.join(', ')}; tracked: ${tracked.join(', ')}.`, {
-      details: {
-        parameter: 'tld',
-        unknown,
-        tracked,
+    throw new FeedFilterError(
+      'unknown_tld',
+      `The feed does not track ${unknown.join(', ')}; tracked: ${tracked.join(', ')}.`,
+      {
+        details: {
+          parameter: 'tld',
+          unknown,
+          tracked,
+        },
       },
-    });
+    );
   }
   return tlds;
 }
@@ -180,7 +214,7 @@ export function parseFeedFilters(query: FeedQueryInput, trackedTlds: readonly st
   dateRange(filters.droppedAfter, filters.droppedBefore, 'dropped_after', 'dropped_before');
   dateRange(filters.dropsAfter, filters.dropsBefore, 'drops_after', 'drops_before');
   if ((filters.dropsAfter !== null || filters.dropsBefore !== null) && filters.status !== 'pending-delete') {
-    throw appError(
+    throw new FeedFilterError(
       'drops_filter_needs_pending_delete',
       'drops_after and drops_before filter on the expected drop of pending-delete names; add status=pending-delete.',
       { details: { parameter: filters.dropsAfter !== null ? 'drops_after' : 'drops_before' } },

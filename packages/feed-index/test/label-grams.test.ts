@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { bitmapFor, type FeedColumnRow, FeedColumns } from '@repo/feed-index';
+import { labelGrams, markLabelGrams } from '@repo/feed-index/label-grams.ts';
 import fc from 'fast-check';
-import { bitmapFor } from '../src/feed/feed-clusters.ts';
-import { type FeedColumnRow, FeedColumns } from '../src/feed/feed-columns.ts';
-import { labelGrams, markLabelGrams } from '../src/feed/label-grams.ts';
 
 const row = (domain: string): FeedColumnRow => ({
   domain,

@@ -1,8 +1,8 @@
+import type { FeedFilters } from '@repo/feed-index';
 import { type Database, utcDate } from '@repo/server-kit';
 import { sql } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { applyFilters, feedBase } from '../feed/feed-query.ts';
-import type { FeedFilters } from '../feed/filters.ts';
 
 const DAY_MS = 86_400_000;
 

@@ -1,7 +1,7 @@
+import type { FeedFilters } from '@repo/feed-index';
 import type { Selectable } from 'kysely';
 import type { FeedDomainTable } from '../db/schema.ts';
 import { FEED_COLUMNS, type FeedRowData, toFeedRecord } from '../feed/feed-row.ts';
-import type { FeedFilters } from '../feed/filters.ts';
 import type { MatchedRow } from './outbox.ts';
 import { RowIndex } from './row-index.ts';
 

@@ -1,7 +1,5 @@
-import { bitmapFor, FeedClusters } from '../feed/feed-clusters.ts';
-import { type FeedColumnRow, FeedColumns } from '../feed/feed-columns.ts';
-import { feedBounds } from '../feed/feed-matcher.ts';
-import type { FeedFilters } from '../feed/filters.ts';
+import type { FeedFilters } from '@repo/feed-index';
+import { bitmapFor, FeedClusters, type FeedColumnRow, FeedColumns, feedBounds } from '@repo/feed-index';
 
 /**
  * The rows of one matching round as FeedClusters: the feed index's own layout and filter

@@ -1,5 +1,6 @@
 import type { SavedFilter } from '@repo/contracts/domain-intel';
 import { FEED_FILTER_PARAMETERS } from '@repo/contracts/domain-intel';
+import type { FeedFilters } from '@repo/feed-index';
 import type { AppError, Clock } from '@repo/server-kit';
 import type { Kysely } from 'kysely';
 import { lockAccount } from '../accounts/accounts-repository.ts';
@@ -9,7 +10,7 @@ import { planRequired } from '../accounts/plan-required.ts';
 import type { Plan } from '../accounts/plans.ts';
 import type { DB } from '../db/schema.ts';
 import { appError } from '../error-catalogue.ts';
-import { type FeedFilters, parseFeedFilters } from '../feed/filters.ts';
+import { parseFeedFilters } from '../feed/feed-params.ts';
 import { validName } from './names.ts';
 
 /** A filter the matching round runs. */

@@ -1,12 +1,8 @@
 import type { FeedSort } from '@repo/contracts/domain-intel';
+import { ANY_STATUSES, type FeedFilters, YEAR_MS } from '@repo/feed-index';
 import type { Dialect } from '@repo/server-kit';
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { YEAR_MS } from './feed-row.ts';
-import type { FeedFilters } from './filters.ts';
-
-/** The statuses `status=any` covers: names on the way and dropped ones, not those that came back. */
-export const ANY_STATUSES = ['left-zone', 'redemption', 'pending-delete', 'dropped'];
 
 type FeedSelect<O> = SelectQueryBuilder<DB, 'feed_domains', O>;
 

@@ -1,9 +1,7 @@
 import type { FeedRecord } from '@repo/contracts/domain-intel';
+import { YEAR_MS } from '@repo/feed-index';
 import type { Selectable } from 'kysely';
 import type { FeedDomainTable } from '../db/schema.ts';
-
-/** A mean Gregorian year, so that ages and the `min_years` filter agree. */
-export const YEAR_MS = 365.2425 * 86_400_000;
 
 export const FEED_COLUMNS = [
   'domain',

@@ -1,14 +1,14 @@
 import { type FeedRecord, MAX_LIMIT } from '@repo/contracts/domain-intel';
+import type { FeedFilters, FeedIndex, FeedPage } from '@repo/feed-index';
 import { type Clock, type Dialect, prepareQuery } from '@repo/server-kit';
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { DB } from '../db/schema.ts';
-import { FeedIndex } from './feed-index.ts';
+import { loadFeedIndex } from './feed-index-load.ts';
 import { applyFilters, applySort, feedBase } from './feed-query.ts';
 import { FEED_COLUMNS, type FeedRowData, toFeedRecord } from './feed-row.ts';
 import { FeedRowCache } from './feed-row-cache.ts';
 import { type FeedRowJson, feedRowJson, recordJson } from './feed-row-json.ts';
-import type { FeedFilters, FeedPage } from './filters.ts';
 
 const EXPORT_BATCH = 1_000;
 /** Filters whose matches the index keeps (a bitmap each: 1.2 MB at 10 M rows). */
@@ -260,7 +260,7 @@ export class FeedService {
     const build: Build = {
       version,
       abort,
-      done: FeedIndex.load(
+      done: loadFeedIndex(
         this.db,
         version,
         { cachedFilters },

@@ -1,6 +1,6 @@
+import { ANY_STATUSES } from '@repo/feed-index';
 import type { Kysely, Updateable } from 'kysely';
 import type { DB, FeedDomainTable } from '../db/schema.ts';
-import { ANY_STATUSES } from '../feed/feed-query.ts';
 import { domainIn } from './domain-set.ts';
 
 /**

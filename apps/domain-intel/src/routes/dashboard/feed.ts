@@ -9,13 +9,14 @@ import {
   MAX_LIMIT,
   MAX_OFFSET,
 } from '@repo/contracts/domain-intel';
+import type { FeedQueryInput } from '@repo/feed-index';
 import { isAppError, toPublicError, utcDate } from '@repo/server-kit';
 import { dropsPerDay } from '../../dashboard/drop-stats.ts';
 import type { DashboardSessions } from '../../dashboard/session-store.ts';
 import { jsonForScript } from '../../dashboard/view-data.ts';
 import { findViewer, noStore, requireViewer } from '../../dashboard/viewer.ts';
+import { parseFeedFilters, parseFeedPage } from '../../feed/feed-params.ts';
 import { CSV_HEADER, toCsvLine } from '../../feed/feed-row.ts';
-import { type FeedQueryInput, parseFeedFilters, parseFeedPage } from '../../feed/filters.ts';
 import { type DashboardApp, FormField } from './forms.ts';
 
 const CHART_DAYS = 30;

@@ -6,8 +6,8 @@ import {
   FeedPageQuery,
   FeedRecord,
 } from '@repo/contracts/domain-intel';
+import { parseFeedFilters, parseFeedPage } from '../../feed/feed-params.ts';
 import { feedPageJson } from '../../feed/feed-row-json.ts';
-import { parseFeedFilters, parseFeedPage } from '../../feed/filters.ts';
 import { keyedErrorResponses } from '../../http/schemas.ts';
 
 /** What Fastify sets for an answer it serializes itself. */

@@ -2,8 +2,8 @@ import { Readable } from 'node:stream';
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import { FeedFilterQuery, type FeedRecord } from '@repo/contracts/domain-intel';
 import { appError } from '../../error-catalogue.ts';
+import { parseFeedFilters } from '../../feed/feed-params.ts';
 import { CSV_HEADER, toCsvLine } from '../../feed/feed-row.ts';
-import { parseFeedFilters } from '../../feed/filters.ts';
 import { requirePlanFeature } from '../../http/plan-gate.ts';
 import { keyedErrorResponses } from '../../http/schemas.ts';
 
