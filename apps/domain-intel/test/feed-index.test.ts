@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { FEED_SORTS, FEED_STATUSES } from '@repo/contracts/domain-intel';
-import type { FeedFilters, FeedPage } from '@repo/feed-index';
-import type { FeedIndex } from '@repo/feed-index';
+import type { FeedFilters, FeedIndex, FeedPage } from '@repo/feed-index';
 import { databaseTargets } from '@repo/server-kit/testing';
 import fc from 'fast-check';
 import { loadFeedIndex } from '../src/feed/feed-index-load.ts';

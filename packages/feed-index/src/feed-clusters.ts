@@ -1,6 +1,6 @@
 import { FeedColumnChunksReader, type FeedColumnChunksState } from './feed-column-chunks.ts';
 import { FeedColumns, type FeedColumnsState, NO_VALUE } from './feed-columns.ts';
-import type { BoundedColumn, FeedBound, FeedBounds } from './feed-matcher.ts';
+import type { BoundedColumn, FeedBound, FeedBounds } from './filters.ts';
 import { type LabelGrams, labelGrams, labelGramsBytes, markLabelGrams } from './label-grams.ts';
 import { popcount } from './popcount.ts';
 import { sortedBy } from './radix-sort.ts';
@@ -49,7 +49,7 @@ export const bitmapFor = (size: number) => sharedArray(Uint32Array, (size >>> 5)
  *
  * Both the in-memory feed index (FeedIndex, the whole feed) and saved-filter matching
  * (RowIndex, a round of new rows) answer filters through this class, from the one meaning of
- * the filters in feed-matcher.ts feedBounds.
+ * the filters in filters.ts (FEED_FILTERS, feedBounds).
  */
 export class FeedClusters {
   /** The rows, grouped. */
@@ -210,6 +210,7 @@ export class FeedClusters {
     // grams; bounds on a sliced column by its slices; the others are checked a column at a time.
     const flags: Uint32Array[] = [];
     let checkLabels = filter.contains !== null;
+    const tests = filter.rowTests.map((test) => test.compile(this.columns));
     if (filter.contains) {
       this.#labelBits ??= bitmapFor(this.size);
       const answer = markLabelGrams(this.#grams, filter.contains, this.#labelBits);
@@ -237,6 +238,7 @@ export class FeedClusters {
           if (bound !== seed.bound) keepBound(this.#column(bound.column), bound, ranges[r]!, ranges[r + 1]!, bits);
         }
         if (filter.contains && checkLabels) this.#keepLabels(filter.contains, ranges[r]!, ranges[r + 1]!, bits);
+        for (const test of tests) keepTested(test, ranges[r]!, ranges[r + 1]!, bits);
       }
     }
     for (let r = 0; r < ranges.length && !seed; r += 2) {
@@ -254,6 +256,8 @@ export class FeedClusters {
       for (const bound of rest) keepBound(this.#column(bound.column), bound, start, end, bits);
       // A long needle's trigram gave candidates: their bytes are checked where bits are left.
       if (filter.contains && indexedLabels && checkLabels) this.#keepLabels(filter.contains, start, end, bits);
+      // Row tests (e.g. ends_with) last, on the rows every cheaper filter left.
+      for (const test of tests) keepTested(test, start, end, bits);
     }
     let count = 0;
     for (let w = firstWord; w < endWord; w++) count += popcount(bits[w]!);
@@ -448,6 +452,18 @@ function keepSliced({ slices, low, high, exact }: SlicedBound, start: number, en
       }
     }
     bits[word] = kept;
+  }
+}
+
+/** Clears the bits of rows in the words of [start, end) that fail `test`. */
+function keepTested(test: (i: number) => boolean, start: number, end: number, bits: Uint32Array): void {
+  for (let word = start >>> 5; word <= (end - 1) >>> 5; word++) {
+    let mask = bits[word]! | 0;
+    for (let rest = mask; rest !== 0; rest &= rest - 1) {
+      const bit = 31 - Math.clz32(rest & -rest);
+      if (!test((word << 5) | bit)) mask &= ~(1 << bit);
+    }
+    bits[word] = mask;
   }
 }
 

@@ -6,7 +6,7 @@ import { STATUS_CODES } from './statuses.ts';
  * as `ORDER BY … , domain` does). About 30 bytes a row plus the domain text.
  *
  * To add a column: a field here, its line in `FeedColumnRow`, one line in `set`, and (for a
- * filter) one predicate in feed-matcher.ts.
+ * filter) its entry in filters.ts FEED_FILTERS.
  */
 export interface FeedColumnRow {
   domain: string;

@@ -4,8 +4,14 @@ import { bitmapFor, type FeedClusters, type FeedSeed } from './feed-clusters.ts'
 import type { FeedColumnChunks, FeedColumnChunksState } from './feed-column-chunks.ts';
 import type { FeedColumns } from './feed-columns.ts';
 import { buildFeedIndexParts, type FeedIndexParts } from './feed-index-parts.ts';
-import { type BoundedColumn, type FeedBound, type FeedBounds, feedBounds } from './feed-matcher.ts';
-import type { FeedFilters, FeedPage } from './filters.ts';
+import {
+  type BoundedColumn,
+  type FeedBound,
+  type FeedBounds,
+  type FeedFilters,
+  type FeedPage,
+  feedBounds,
+} from './filters.ts';
 import { popcount } from './popcount.ts';
 
 /**
@@ -280,6 +286,7 @@ export class FeedIndex {
       const { min, max } = this.#settled(bound);
       key += `|${bound.column}:${min}:${max}`;
     }
+    for (const test of bounds.rowTests) key += `|${test.key}`;
     return key;
   }
 
@@ -334,7 +341,7 @@ export class FeedIndex {
 
 /** Whether the filter is settled by its (status, TLD) groups alone, DA included (FeedClusters.ranges). */
 const settledByGroups = (bounds: FeedBounds) =>
-  bounds.contains === null && bounds.bounds.every((bound) => bound.column === 'da');
+  bounds.contains === null && bounds.rowTests.length === 0 && bounds.bounds.every((bound) => bound.column === 'da');
 
 /**
  * Positions `skip` … `wanted` along `order` from rank `from` (none before it can match) that lie

@@ -1,40 +1,21 @@
-// The parameters are a wire contract (packages/contracts/src/domain-intel/feed-query.ts); this module validates them.
+// The parameters are a wire contract (packages/contracts/src/domain-intel/feed-query.ts); this module gives them meaning.
 import {
   DEFAULT_LIMIT,
   FEED_SORTS,
   FEED_STATUSES,
   type FeedSort,
-  type FeedStatus,
   MAX_LIMIT,
   MAX_OFFSET,
 } from '@repo/contracts/domain-intel';
+import type { FeedColumns } from './feed-columns.ts';
+import { ANY_STATUSES, STATUS_CODES } from './statuses.ts';
 
-/** The feed's filters after validation: what both the paged list and the export apply. */
-export interface FeedFilters {
-  tlds: string[] | null;
-  minYears: number | null;
-  minDa: number | null;
-  minTf: number | null;
-  /** Epoch ms, inclusive. */
-  droppedAfter: number | null;
-  /** Epoch ms, exclusive. */
-  droppedBefore: number | null;
-  status: FeedStatus;
-  /** Longest label, in characters. */
-  maxLength: number | null;
-  /** false: only labels without a hyphen; null: either. */
-  hyphens: false | null;
-  /** false: only labels without a digit; null: either. */
-  digits: false | null;
-  /** A plain substring the label must contain (lowercase letters, digits, hyphens). */
-  contains: string | null;
-  /** At least this many other tracked TLDs where the label is registered. */
-  minAltTlds: number | null;
-  /** Expected drop (pending-delete rows only), epoch ms, inclusive. */
-  dropsAfter: number | null;
-  /** Expected drop (pending-delete rows only), epoch ms, exclusive. */
-  dropsBefore: number | null;
-}
+export { ANY_STATUSES };
+
+/** A mean Gregorian year, so that ages and the `min_years` filter agree. */
+export const YEAR_MS = 365.2425 * 86_400_000;
+
+export type FeedQueryInput = Record<string, string | undefined>;
 
 export interface FeedPage {
   sort: FeedSort;
@@ -42,16 +23,80 @@ export interface FeedPage {
   offset: number;
 }
 
-/** The statuses `status=any` covers: names on the way and dropped ones, not those that came back. */
-export const ANY_STATUSES = ['left-zone', 'redemption', 'pending-delete', 'dropped'];
+/** A column of feed_domains a filter's SQL reads (the app checks these against its schema). */
+export type FeedSqlColumn =
+  | 'status'
+  | 'tld'
+  | 'label'
+  | 'first_archived_at'
+  | 'da'
+  | 'tf'
+  | 'alt_tld_count'
+  | 'dropped_at'
+  | 'expected_drop_at'
+  | 'length'
+  | 'has_hyphen'
+  | 'has_digit';
 
-/** A mean Gregorian year, so that ages and the `min_years` filter agree. */
-export const YEAR_MS = 365.2425 * 86_400_000;
+/**
+ * One condition of a WHERE clause (ANDed with the others), written without a query builder: the
+ * app renders it (its feed-query.ts), so this package needs no database library.
+ */
+export interface SqlPredicate {
+  column: FeedSqlColumn;
+  op: '=' | '<' | '<=' | '>=' | 'in' | 'like';
+  value: string | number | readonly string[];
+  /**
+   * SQLite would serve `status IN (…)` from the per-status indexes and then sort every row: written
+   * `+status` there, the column is hidden from index selection and the drop-order index (which
+   * carries it) is walked instead. Postgres plans this well by itself.
+   */
+  hiddenFromSqliteIndexes?: boolean;
+}
 
-export type FeedQueryInput = Record<string, string | undefined>;
+/** The FeedColumns columns a bound applies to. */
+export type BoundedColumn =
+  | 'da'
+  | 'tf'
+  | 'altTldCount'
+  | 'length'
+  | 'hasHyphen'
+  | 'hasDigit'
+  | 'droppedAt'
+  | 'firstArchivedAt'
+  | 'expectedDropAt';
 
-/** The filter and paging parameters that take a whole number; each has its own `invalid_<name>` code. */
-type IntegerParameter = 'min_years' | 'min_da' | 'min_tf' | 'max_length' | 'min_alt_tlds' | 'limit' | 'offset';
+/** `min <= value <= max` (whole numbers; a NULL, stored as NaN or NO_VALUE, never satisfies one). */
+export interface FeedBound {
+  column: BoundedColumn;
+  min: number;
+  max: number;
+}
+
+/**
+ * A test of one row that no bound, bitmap or label gram expresses (e.g. `ends_with`), applied
+ * last to the rows still matching. `key` names it in the index's cache of matches.
+ */
+export interface FeedRowTest {
+  key: string;
+  compile(columns: FeedColumns): (i: number) => boolean;
+}
+
+/**
+ * The feed filters in FeedColumns' terms: the status codes and TLDs a row must have, one inclusive
+ * bound per bounded column, the text its label must contain and any other row tests. Built by
+ * feedBounds from each filter's `index` below; the feed index, saved-filter matching and the
+ * row-at-a-time matcher all evaluate these.
+ */
+export interface FeedBounds {
+  /** STATUS_CODES codes the row's status must be one of (shared between calls: never changed). */
+  statuses: readonly number[];
+  /** TLDs the row must have one of; null: any. */
+  tlds: readonly string[] | null;
+  bounds: FeedBound[];
+  contains: Buffer | null;
+  rowTests: FeedRowTest[];
+}
 
 /** Every error code the parsing gives (the app's error catalogue must hold each: its appError takes them). */
 export type FeedFilterErrorCode =
@@ -72,10 +117,238 @@ export class FeedFilterError extends Error {
   }
 }
 
+/**
+ * One feed filter, defined once: its query parameter, how that parses (with its catalogued
+ * error), its SQL predicates and its bound in the index. Absent, a filter's value is null (or
+ * its default) and it adds nothing to either.
+ */
+interface FeedFilterDefinition<V> {
+  /** The query parameter (one of packages/contracts FeedFilterQuery's; a test checks). */
+  parameter: string;
+  /** The value from the query; may also check the query's other parameters (ranges, combinations). */
+  parse(query: FeedQueryInput, trackedTlds: readonly string[]): V;
+  sql(value: V, now: number): SqlPredicate[];
+  index(value: V, now: number, bounds: FeedBounds): void;
+}
+
+const define = <V>(definition: FeedFilterDefinition<V>) => definition;
+
+/**
+ * Every feed filter. To add one: an entry here (parameter, parse, sql, index), its parameter's
+ * line in the contract (packages/contracts FeedFilterQuery) and, for a new error code, its
+ * catalogue entry; FeedFilters, the SQL path, the index, saved filters and the export follow.
+ */
+export const FEED_FILTERS = {
+  tlds: define({
+    parameter: 'tld',
+    parse: (query: FeedQueryInput, tracked: readonly string[]) => tldParam(query, tracked),
+    sql: (tlds) =>
+      tlds === null
+        ? []
+        : [tlds.length === 1 ? { column: 'tld', op: '=', value: tlds[0]! } : { column: 'tld', op: 'in', value: tlds }],
+    index: (tlds, _, bounds) => {
+      bounds.tlds = tlds;
+    },
+  }),
+  minYears: define({
+    parameter: 'min_years',
+    parse: (query: FeedQueryInput) => integerParam(query, 'min_years', 0, 100),
+    // `first_archived_at <= now - n years`; 0 years is no filter (a row without an archive date passes).
+    sql: (years, now) =>
+      years ? [{ column: 'first_archived_at', op: '<=', value: Math.floor(now - years * YEAR_MS) }] : [],
+    index: (years, now, bounds) => {
+      if (years) addBound(bounds, 'firstArchivedAt', Number.NEGATIVE_INFINITY, Math.floor(now - years * YEAR_MS));
+    },
+  }),
+  minDa: atLeastFilter('min_da', 'da', 'da', 0, 100),
+  minTf: atLeastFilter('min_tf', 'tf', 'tf', 0, 100),
+  droppedAfter: afterFilter('dropped_after', 'dropped_at', 'droppedAt'),
+  droppedBefore: beforeFilter('dropped_before', 'dropped_after', 'dropped_at', 'droppedAt'),
+  status: define({
+    parameter: 'status',
+    parse: (query: FeedQueryInput) => enumParam(query, 'status', FEED_STATUSES, 'dropped'),
+    sql: (status): SqlPredicate[] =>
+      status === 'any'
+        ? [{ column: 'status', op: 'in', value: ANY_STATUSES, hiddenFromSqliteIndexes: true }]
+        : [{ column: 'status', op: '=', value: status }],
+    index: (status, _, bounds) => {
+      bounds.statuses = STATUS_FILTER_CODES.get(status) ?? [];
+    },
+  }),
+  maxLength: define({
+    parameter: 'max_length',
+    parse: (query: FeedQueryInput) => integerParam(query, 'max_length', 1, 63),
+    sql: (max) => (max === null ? [] : [{ column: 'length', op: '<=', value: max }]),
+    index: (max, _, bounds) => {
+      if (max !== null) addBound(bounds, 'length', 0, max);
+    },
+  }),
+  hyphens: withoutFilter('hyphens', 'has_hyphen', 'hasHyphen'),
+  digits: withoutFilter('digits', 'has_digit', 'hasDigit'),
+  contains: define({
+    parameter: 'contains',
+    parse: (query: FeedQueryInput) => labelTextParam(query, 'contains'),
+    // Letters, digits and hyphens only (labelTextParam): the text holds no LIKE wildcard.
+    sql: (text) => (text === null ? [] : [{ column: 'label', op: 'like', value: `%${text}%` }]),
+    index: (text, _, bounds) => {
+      if (text !== null) bounds.contains = Buffer.from(text, 'latin1');
+    },
+  }),
+  minAltTlds: atLeastFilter('min_alt_tlds', 'alt_tld_count', 'altTldCount', 0, 100),
+  dropsAfter: afterFilter('drops_after', 'expected_drop_at', 'expectedDropAt'),
+  dropsBefore: beforeFilter('drops_before', 'drops_after', 'expected_drop_at', 'expectedDropAt', 'pending-delete only'),
+};
+
+/** The feed's filters after validation: what the paged list, the export and saved filters apply. */
+export type FeedFilters = { [K in keyof typeof FEED_FILTERS]: ReturnType<(typeof FEED_FILTERS)[K]['parse']> };
+
+export type FeedFilterName = keyof typeof FEED_FILTERS;
+
+const FILTER_NAMES = Object.keys(FEED_FILTERS) as FeedFilterName[];
+
+/** Each filter's definition with its value's type erased, for the loops over all of them. */
+const definitionOf = (name: FeedFilterName) => FEED_FILTERS[name] as FeedFilterDefinition<unknown>;
+
+export function parseFeedFilters(query: FeedQueryInput, trackedTlds: readonly string[]): FeedFilters {
+  const filters: Partial<Record<FeedFilterName, unknown>> = {};
+  for (const name of FILTER_NAMES) filters[name] = definitionOf(name).parse(query, trackedTlds);
+  return filters as FeedFilters;
+}
+
+/** The WHERE clause of the filters (ANDed), for the app's query builder. */
+export function feedSqlPredicates(filters: FeedFilters, now: number): SqlPredicate[] {
+  return FILTER_NAMES.flatMap((name) => definitionOf(name).sql(filters[name], now));
+}
+
+/** The filters in the index's terms (see FeedBounds). */
+export function feedBounds(filters: FeedFilters, now: number): FeedBounds {
+  const bounds: FeedBounds = { statuses: [], tlds: null, bounds: [], contains: null, rowTests: [] };
+  for (const name of FILTER_NAMES) definitionOf(name).index(filters[name], now, bounds);
+  return bounds;
+}
+
+export function parseFeedPage(query: FeedQueryInput): FeedPage {
+  return {
+    sort: enumParam(query, 'sort', FEED_SORTS, 'dropped_at'),
+    limit: integerParam(query, 'limit', 1, MAX_LIMIT) ?? DEFAULT_LIMIT,
+    offset: integerParam(query, 'offset', 0, MAX_OFFSET) ?? 0,
+  };
+}
+
+// ——— The kinds of filter the definitions above are made of ———
+
+/** NULL of the small whole-number index columns (FeedColumns NO_VALUE), below every accepted floor. */
+const NO_VALUE = -1;
+
+/**
+ * Narrows the bound on `column` to [min, max] (a second filter on the same column, e.g. after and
+ * before, intersects with the first: the index evaluates one bound per column).
+ */
+function addBound(bounds: FeedBounds, column: BoundedColumn, min: number, max: number): void {
+  const existing = bounds.bounds.find((bound) => bound.column === column);
+  if (!existing) bounds.bounds.push({ column, min, max });
+  else {
+    existing.min = Math.max(existing.min, min);
+    existing.max = Math.min(existing.max, max);
+  }
+}
+
+/** `column >= n` on a small whole-number column (NULL never passes). */
+function atLeastFilter(
+  parameter: IntegerParameter,
+  column: FeedSqlColumn,
+  indexColumn: BoundedColumn,
+  min: number,
+  max: number,
+) {
+  return define({
+    parameter,
+    parse: (query: FeedQueryInput) => integerParam(query, parameter, min, max),
+    sql: (floor) => (floor === null ? [] : [{ column, op: '>=', value: floor }]),
+    index: (floor, _, bounds) => {
+      if (floor !== null) addBound(bounds, indexColumn, Math.max(floor, NO_VALUE + 1), Number.POSITIVE_INFINITY);
+    },
+  });
+}
+
+/** `column >= time` (inclusive) on an epoch-ms column (NULL, NaN in the index, never passes). */
+function afterFilter(parameter: string, column: FeedSqlColumn, indexColumn: BoundedColumn) {
+  return define({
+    parameter,
+    parse: (query: FeedQueryInput) => dateParam(query, parameter),
+    sql: (after) => (after === null ? [] : [{ column, op: '>=', value: after }]),
+    index: (after, _, bounds) => {
+      if (after !== null) addBound(bounds, indexColumn, Math.ceil(after), Number.POSITIVE_INFINITY);
+    },
+  });
+}
+
+/**
+ * `column < time` (exclusive) on an epoch-ms column; it must be later than its `after` partner,
+ * and (drops_before) both need status=pending-delete.
+ */
+function beforeFilter(
+  parameter: string,
+  afterParameter: string,
+  column: FeedSqlColumn,
+  indexColumn: BoundedColumn,
+  only?: 'pending-delete only',
+) {
+  return define({
+    parameter,
+    parse: (query: FeedQueryInput) => {
+      const before = dateParam(query, parameter);
+      const after = dateParam(query, afterParameter);
+      if (after !== null && before !== null && after >= before) {
+        throw new FeedFilterError('invalid_date_range', `${afterParameter} must be earlier than ${parameter}.`, {
+          details: { parameter: afterParameter },
+        });
+      }
+      if (only && (after !== null || before !== null) && query.status !== 'pending-delete') {
+        throw new FeedFilterError(
+          'drops_filter_needs_pending_delete',
+          `${afterParameter} and ${parameter} filter on the expected drop of pending-delete names; add status=pending-delete.`,
+          { details: { parameter: after !== null ? afterParameter : parameter } },
+        );
+      }
+      return before;
+    },
+    sql: (before) => (before === null ? [] : [{ column, op: '<', value: before }]),
+    index: (before, _, bounds) => {
+      if (before !== null) addBound(bounds, indexColumn, Number.NEGATIVE_INFINITY, Math.ceil(before) - 1);
+    },
+  });
+}
+
+/** `false`: only labels without one (the 0/1 column `= 0`); `true` or absent: either. */
+function withoutFilter(parameter: 'hyphens' | 'digits', column: FeedSqlColumn, indexColumn: BoundedColumn) {
+  return define({
+    parameter,
+    parse: (query: FeedQueryInput) => allowedParam(query, parameter),
+    sql: (allowed) => (allowed === false ? [{ column, op: '=', value: 0 }] : []),
+    index: (allowed, _, bounds) => {
+      if (allowed === false) addBound(bounds, indexColumn, 0, 0);
+    },
+  });
+}
+
+/** The status codes each `status` filter value selects (computed once: feedBounds runs on every feed call). */
+const STATUS_FILTER_CODES = new Map<string, number[]>(
+  [...ANY_STATUSES, ...STATUS_CODES, 'any'].map((status) => [
+    status,
+    (status === 'any' ? ANY_STATUSES : [status]).map((name) => STATUS_CODES.indexOf(name)).filter((code) => code >= 0),
+  ]),
+);
+
+// ——— Parameter parsing ———
+
 const INTEGER = /^\d+$/;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 // ISO 8601 date-time with an explicit offset (or Z), seconds and fraction optional.
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** The filter and paging parameters that take a whole number; each has its own `invalid_<name>` code. */
+type IntegerParameter = 'min_years' | 'min_da' | 'min_tf' | 'max_length' | 'min_alt_tlds' | 'limit' | 'offset';
 
 function integerParam(query: FeedQueryInput, name: IntegerParameter, min: number, max: number): number | null {
   const raw = query[name];
@@ -85,11 +358,7 @@ function integerParam(query: FeedQueryInput, name: IntegerParameter, min: number
       `invalid_${name}`,
       `${name} must be a whole number from ${min} to ${max}; got "${raw}".`,
       {
-        details: {
-          parameter: name,
-          min,
-          max,
-        },
+        details: { parameter: name, min, max },
       },
     );
   }
@@ -124,10 +393,7 @@ function enumParam<T extends string>(
   if (raw === undefined) return fallback;
   if (!(allowed as readonly string[]).includes(raw)) {
     throw new FeedFilterError(`invalid_${name}`, `${name} must be one of ${allowed.join(', ')}; got "${raw}".`, {
-      details: {
-        parameter: name,
-        allowed,
-      },
+      details: { parameter: name, allowed },
     });
   }
   return raw as T;
@@ -145,27 +411,19 @@ function allowedParam(query: FeedQueryInput, name: 'hyphens' | 'digits'): false 
 
 const LABEL_TEXT = /^[a-z0-9-]{1,63}$/;
 
-/** A plain substring of the label: letters, digits and hyphens only, so it can never be a pattern. */
-function containsParam(query: FeedQueryInput): string | null {
-  const raw = query.contains;
+/** Plain label text: letters, digits and hyphens only, so it can never be a pattern. */
+function labelTextParam(query: FeedQueryInput, name: 'contains'): string | null {
+  const raw = query[name];
   if (raw === undefined) return null;
   const text = raw.trim().toLowerCase();
   if (!LABEL_TEXT.test(text)) {
     throw new FeedFilterError(
-      'invalid_contains',
-      `contains must be 1-63 letters, digits or hyphens (plain text, no wildcards); got "${raw}".`,
-      { details: { parameter: 'contains' } },
+      `invalid_${name}`,
+      `${name} must be 1-63 letters, digits or hyphens (plain text, no wildcards); got "${raw}".`,
+      { details: { parameter: name } },
     );
   }
   return text;
-}
-
-function dateRange(after: number | null, before: number | null, afterName: string, beforeName: string): void {
-  if (after !== null && before !== null && after >= before) {
-    throw new FeedFilterError('invalid_date_range', `${afterName} must be earlier than ${beforeName}.`, {
-      details: { parameter: afterName },
-    });
-  }
 }
 
 function tldParam(query: FeedQueryInput, tracked: readonly string[]): string[] | null {
@@ -182,51 +440,8 @@ function tldParam(query: FeedQueryInput, tracked: readonly string[]): string[] |
     throw new FeedFilterError(
       'unknown_tld',
       `The feed does not track ${unknown.join(', ')}; tracked: ${tracked.join(', ')}.`,
-      {
-        details: {
-          parameter: 'tld',
-          unknown,
-          tracked,
-        },
-      },
+      { details: { parameter: 'tld', unknown, tracked } },
     );
   }
   return tlds;
-}
-
-export function parseFeedFilters(query: FeedQueryInput, trackedTlds: readonly string[]): FeedFilters {
-  const filters: FeedFilters = {
-    tlds: tldParam(query, trackedTlds),
-    minYears: integerParam(query, 'min_years', 0, 100),
-    minDa: integerParam(query, 'min_da', 0, 100),
-    minTf: integerParam(query, 'min_tf', 0, 100),
-    droppedAfter: dateParam(query, 'dropped_after'),
-    droppedBefore: dateParam(query, 'dropped_before'),
-    status: enumParam(query, 'status', FEED_STATUSES, 'dropped'),
-    maxLength: integerParam(query, 'max_length', 1, 63),
-    hyphens: allowedParam(query, 'hyphens'),
-    digits: allowedParam(query, 'digits'),
-    contains: containsParam(query),
-    minAltTlds: integerParam(query, 'min_alt_tlds', 0, 100),
-    dropsAfter: dateParam(query, 'drops_after'),
-    dropsBefore: dateParam(query, 'drops_before'),
-  };
-  dateRange(filters.droppedAfter, filters.droppedBefore, 'dropped_after', 'dropped_before');
-  dateRange(filters.dropsAfter, filters.dropsBefore, 'drops_after', 'drops_before');
-  if ((filters.dropsAfter !== null || filters.dropsBefore !== null) && filters.status !== 'pending-delete') {
-    throw new FeedFilterError(
-      'drops_filter_needs_pending_delete',
-      'drops_after and drops_before filter on the expected drop of pending-delete names; add status=pending-delete.',
-      { details: { parameter: filters.dropsAfter !== null ? 'drops_after' : 'drops_before' } },
-    );
-  }
-  return filters;
-}
-
-export function parseFeedPage(query: FeedQueryInput): FeedPage {
-  return {
-    sort: enumParam(query, 'sort', FEED_SORTS, 'dropped_at'),
-    limit: integerParam(query, 'limit', 1, MAX_LIMIT) ?? DEFAULT_LIMIT,
-    offset: integerParam(query, 'offset', 0, MAX_OFFSET) ?? 0,
-  };
 }

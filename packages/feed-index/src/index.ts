@@ -5,15 +5,21 @@ export { bitmapFor, FeedClusters } from './feed-clusters.ts';
 export { FeedColumnChunks } from './feed-column-chunks.ts';
 export { FEED_COLUMN_NAMES, type FeedColumnRow, FeedColumns } from './feed-columns.ts';
 export { FeedIndex, type FeedIndexOptions } from './feed-index.ts';
-export { compileFeedMatcher, feedBounds } from './feed-matcher.ts';
+export { compileFeedMatcher } from './feed-matcher.ts';
 export {
   ANY_STATUSES,
+  FEED_FILTERS,
+  type FeedBounds,
   FeedFilterError,
   type FeedFilterErrorCode,
   type FeedFilters,
   type FeedPage,
   type FeedQueryInput,
+  type FeedSqlColumn,
+  feedBounds,
+  feedSqlPredicates,
   parseFeedFilters,
   parseFeedPage,
+  type SqlPredicate,
   YEAR_MS,
 } from './filters.ts';

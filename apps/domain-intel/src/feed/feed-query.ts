@@ -1,12 +1,15 @@
 import type { FeedSort } from '@repo/contracts/domain-intel';
-import { ANY_STATUSES, type FeedFilters, YEAR_MS } from '@repo/feed-index';
+import { type FeedFilters, feedSqlPredicates } from '@repo/feed-index';
 import type { Dialect } from '@repo/server-kit';
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import type { DB, FeedDomainTable } from '../db/schema.ts';
 
 type FeedSelect<O> = SelectQueryBuilder<DB, 'feed_domains', O>;
 
-/** The WHERE clause shared by the page, the count and the export. */
+/**
+ * The WHERE clause shared by the page, the count and the export: each filter's predicates as
+ * @repo/feed-index defines them (filters.ts FEED_FILTERS), rendered for Kysely.
+ */
 export function applyFilters<O>(
   query: FeedSelect<O>,
   filters: FeedFilters,
@@ -14,29 +17,10 @@ export function applyFilters<O>(
   dialect: Dialect,
 ): FeedSelect<O> {
   let q = query;
-  if (filters.status !== 'any') q = q.where('status', '=', filters.status);
-  // SQLite would serve `status IN (…)` from the per-status indexes and then sort every row;
-  // the unary plus hides `status` from index selection so it walks the drop-order index
-  // (which carries `status`) instead. Postgres plans this well by itself.
-  else if (dialect === 'sqlite') q = q.where(sql<string>`+status`, 'in', ANY_STATUSES);
-  else q = q.where('status', 'in', ANY_STATUSES);
-  if (filters.tlds)
-    q = filters.tlds.length === 1 ? q.where('tld', '=', filters.tlds[0]!) : q.where('tld', 'in', filters.tlds);
-  if (filters.minYears !== null && filters.minYears > 0) {
-    q = q.where('first_archived_at', '<=', Math.floor(now - filters.minYears * YEAR_MS));
+  for (const { column, op, value, hiddenFromSqliteIndexes } of feedSqlPredicates(filters, now)) {
+    const ref = sql.ref(column satisfies keyof FeedDomainTable);
+    q = q.where(hiddenFromSqliteIndexes && dialect === 'sqlite' ? sql`+${ref}` : ref, op, value);
   }
-  if (filters.minDa !== null) q = q.where('da', '>=', filters.minDa);
-  if (filters.minTf !== null) q = q.where('tf', '>=', filters.minTf);
-  if (filters.droppedAfter !== null) q = q.where('dropped_at', '>=', filters.droppedAfter);
-  if (filters.droppedBefore !== null) q = q.where('dropped_at', '<', filters.droppedBefore);
-  if (filters.maxLength !== null) q = q.where('length', '<=', filters.maxLength);
-  if (filters.hyphens === false) q = q.where('has_hyphen', '=', 0);
-  if (filters.digits === false) q = q.where('has_digit', '=', 0);
-  // The text is letters, digits and hyphens only (filters.ts), so it holds no LIKE wildcard.
-  if (filters.contains !== null) q = q.where('label', 'like', `%${filters.contains}%`);
-  if (filters.minAltTlds !== null) q = q.where('alt_tld_count', '>=', filters.minAltTlds);
-  if (filters.dropsAfter !== null) q = q.where('expected_drop_at', '>=', filters.dropsAfter);
-  if (filters.dropsBefore !== null) q = q.where('expected_drop_at', '<', filters.dropsBefore);
   return q;
 }
 

@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { FEED_FILTER_PARAMETERS } from '@repo/contracts/domain-intel';
+import { FEED_FILTERS, FeedFilterError, feedBounds, feedSqlPredicates, parseFeedFilters } from '../src/filters.ts';
+
+const NOW = Date.parse('2026-03-10T12:00:00Z');
+const TLDS = ['com', 'net', 'org'];
+
+describe('feed filter definitions (one entry each: parameter, parse, SQL, index)', () => {
+  test('every filter parameter of the wire contract has its definition, and no definition is off the contract', () => {
+    const defined = Object.values(FEED_FILTERS).map((definition) => definition.parameter);
+    assert.deepEqual([...defined].sort(), [...FEED_FILTER_PARAMETERS].sort());
+  });
+
+  test('an absent filter adds nothing to the SQL or the index', () => {
+    const filters = parseFeedFilters({}, TLDS);
+    assert.deepEqual(feedSqlPredicates(filters, NOW), [{ column: 'status', op: '=', value: 'dropped' }]);
+    const bounds = feedBounds(filters, NOW);
+    assert.deepEqual([bounds.tlds, bounds.bounds, bounds.contains, bounds.rowTests], [null, [], null, []]);
+  });
+
+  test('two filters on one column (after and before) are one bound in the index, two predicates in SQL', () => {
+    const filters = parseFeedFilters({ dropped_after: '2026-03-01', dropped_before: '2026-03-05' }, TLDS);
+    const march = (day: number) => Date.parse(`2026-03-0${day}T00:00:00Z`);
+    assert.deepEqual(feedBounds(filters, NOW).bounds, [{ column: 'droppedAt', min: march(1), max: march(5) - 1 }]);
+    assert.deepEqual(
+      feedSqlPredicates(filters, NOW).filter((predicate) => predicate.column === 'dropped_at'),
+      [
+        { column: 'dropped_at', op: '>=', value: march(1) },
+        { column: 'dropped_at', op: '<', value: march(5) },
+      ],
+    );
+  });
+
+  test('bad input is a FeedFilterError with its catalogued code and the parameter', () => {
+    const codeOf = (query: Record<string, string>) => {
+      try {
+        parseFeedFilters(query, TLDS);
+      } catch (error) {
+        assert.ok(error instanceof FeedFilterError);
+        return [error.code, error.options.details.parameter];
+      }
+      return null;
+    };
+    assert.deepEqual(codeOf({ min_da: '101' }), ['invalid_min_da', 'min_da']);
+    assert.deepEqual(codeOf({ tld: 'xyz' }), ['unknown_tld', 'tld']);
+    assert.deepEqual(codeOf({ contains: 'a%' }), ['invalid_contains', 'contains']);
+    assert.deepEqual(codeOf({ dropped_after: '2026-03-05', dropped_before: '2026-03-01' }), [
+      'invalid_date_range',
+      'dropped_after',
+    ]);
+    assert.deepEqual(codeOf({ drops_after: '2026-03-05' }), ['drops_filter_needs_pending_delete', 'drops_after']);
+    assert.equal(codeOf({ drops_after: '2026-03-05', status: 'pending-delete' }), null);
+  });
+});
