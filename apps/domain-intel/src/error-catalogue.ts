@@ -306,6 +306,11 @@ export const errorCatalogue = defineErrorCatalogue({
     meaning: 'contains is not 1-63 letters, digits or hyphens.',
     action: 'Give plain text (no wildcards), e.g. contains=shop.',
   },
+  invalid_ends_with: {
+    status: 400,
+    meaning: 'ends_with is not 1-63 letters, digits or hyphens.',
+    action: 'Give plain text (no wildcards), e.g. ends_with=shop.',
+  },
   drops_filter_needs_pending_delete: {
     status: 400,
     meaning: 'drops_after and drops_before filter on the expected drop of pending-delete names only.',

@@ -47,6 +47,7 @@ const filtersArbitrary: fc.Arbitrary<FeedFilters> = fc
     digits: fc.constantFrom(false as const, null),
     // 1 byte (a bitmap), 2 (a union of trigrams), 3 (one trigram) and longer (candidates checked byte by byte).
     contains: fc.option(fc.stringMatching(/^[a-c0-9-]{1,6}$/), { nil: null, freq: 3 }),
+    endsWith: fc.option(fc.stringMatching(/^[a-c0-9-]{1,3}$/), { nil: null, freq: 4 }),
     minAltTlds: fc.option(fc.integer({ min: 0, max: 4 }), { nil: null }),
     dropsAfter: fc.option(
       dayOffset.map((time) => time + 6 * DAY),

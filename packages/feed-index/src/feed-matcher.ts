@@ -1,4 +1,4 @@
-import { type FeedColumns, NO_VALUE } from './feed-columns.ts';
+import type { FeedColumns } from './feed-columns.ts';
 import { type BoundedColumn, type FeedFilters, feedBounds } from './filters.ts';
 
 /** Tests row `i` of the columns it was compiled for. */

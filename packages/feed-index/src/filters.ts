@@ -7,7 +7,7 @@ import {
   MAX_LIMIT,
   MAX_OFFSET,
 } from '@repo/contracts/domain-intel';
-import type { FeedColumns } from './feed-columns.ts';
+import { type FeedColumns, NO_VALUE } from './feed-columns.ts';
 import { ANY_STATUSES, STATUS_CODES } from './statuses.ts';
 
 export { ANY_STATUSES };
@@ -100,7 +100,7 @@ export interface FeedBounds {
 
 /** Every error code the parsing gives (the app's error catalogue must hold each: its appError takes them). */
 export type FeedFilterErrorCode =
-  | `invalid_${IntegerParameter | 'status' | 'sort' | 'hyphens' | 'digits' | 'contains' | 'tld'}`
+  | `invalid_${IntegerParameter | 'status' | 'sort' | 'hyphens' | 'digits' | 'contains' | 'ends_with' | 'tld'}`
   | 'invalid_date'
   | 'invalid_date_range'
   | 'unknown_tld'
@@ -194,6 +194,30 @@ export const FEED_FILTERS = {
       if (text !== null) bounds.contains = Buffer.from(text, 'latin1');
     },
   }),
+  endsWith: define({
+    parameter: 'ends_with',
+    parse: (query: FeedQueryInput) => labelTextParam(query, 'ends_with'),
+    sql: (text) => (text === null ? [] : [{ column: 'label', op: 'like', value: `%${text}` }]),
+    index: (text, _, bounds) => {
+      if (text === null) return;
+      const suffix = Buffer.from(text, 'latin1');
+      // A label ending in the text contains it: the label grams narrow the rows (unless `contains` already does).
+      bounds.contains ??= suffix;
+      bounds.rowTests.push({
+        key: `ends_with:${text}`,
+        compile:
+          ({ text: { bytes, starts } }) =>
+          (i) => {
+            let end = starts[i]!;
+            while (end < starts[i + 1]! && bytes[end] !== 0x2e) end++; // the label ends at the first dot
+            const from = end - suffix.length;
+            if (from < starts[i]!) return false;
+            for (let k = 0; k < suffix.length; k++) if (bytes[from + k] !== suffix[k]) return false;
+            return true;
+          },
+      });
+    },
+  }),
   minAltTlds: atLeastFilter('min_alt_tlds', 'alt_tld_count', 'altTldCount', 0, 100),
   dropsAfter: afterFilter('drops_after', 'expected_drop_at', 'expectedDropAt'),
   dropsBefore: beforeFilter('drops_before', 'drops_after', 'expected_drop_at', 'expectedDropAt', 'pending-delete only'),
@@ -237,9 +261,6 @@ export function parseFeedPage(query: FeedQueryInput): FeedPage {
 
 // ——— The kinds of filter the definitions above are made of ———
 
-/** NULL of the small whole-number index columns (FeedColumns NO_VALUE), below every accepted floor. */
-const NO_VALUE = -1;
-
 /**
  * Narrows the bound on `column` to [min, max] (a second filter on the same column, e.g. after and
  * before, intersects with the first: the index evaluates one bound per column).
@@ -266,6 +287,7 @@ function atLeastFilter(
     parse: (query: FeedQueryInput) => integerParam(query, parameter, min, max),
     sql: (floor) => (floor === null ? [] : [{ column, op: '>=', value: floor }]),
     index: (floor, _, bounds) => {
+      // NULL is NO_VALUE (-1) in the index, below every accepted floor.
       if (floor !== null) addBound(bounds, indexColumn, Math.max(floor, NO_VALUE + 1), Number.POSITIVE_INFINITY);
     },
   });
@@ -412,7 +434,7 @@ function allowedParam(query: FeedQueryInput, name: 'hyphens' | 'digits'): false 
 const LABEL_TEXT = /^[a-z0-9-]{1,63}$/;
 
 /** Plain label text: letters, digits and hyphens only, so it can never be a pattern. */
-function labelTextParam(query: FeedQueryInput, name: 'contains'): string | null {
+function labelTextParam(query: FeedQueryInput, name: 'contains' | 'ends_with'): string | null {
   const raw = query[name];
   if (raw === undefined) return null;
   const text = raw.trim().toLowerCase();

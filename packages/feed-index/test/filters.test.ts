@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { FEED_FILTER_PARAMETERS } from '@repo/contracts/domain-intel';
+import { type FeedColumnRow, FeedColumns } from '../src/feed-columns.ts';
+import { compileFeedMatcher } from '../src/feed-matcher.ts';
 import { FEED_FILTERS, FeedFilterError, feedBounds, feedSqlPredicates, parseFeedFilters } from '../src/filters.ts';
 
 const NOW = Date.parse('2026-03-10T12:00:00Z');
@@ -53,3 +55,57 @@ describe('feed filter definitions (one entry each: parameter, parse, SQL, index)
     assert.equal(codeOf({ drops_after: '2026-03-05', status: 'pending-delete' }), null);
   });
 });
+
+describe('ends_with (the filter added as one entry of FEED_FILTERS)', () => {
+  const rows = ['shop.com', 'eshop.net', 'shopping.org', 'shop-shop.com', 'p.com', 'xn--shop.com'];
+
+  test('matches labels ending in the text, never the TLD, in the index as in its SQL LIKE', () => {
+    const filters = parseFeedFilters({ ends_with: 'SHOP ', status: 'any' }, TLDS);
+    assert.equal(filters.endsWith, 'shop');
+    assert.deepEqual(
+      feedSqlPredicates(filters, NOW).find((predicate) => predicate.column === 'label'),
+      { column: 'label', op: 'like', value: '%shop' },
+    );
+    const columns = FeedColumns.fromRows(rows.map((domain) => columnRow(domain)));
+    const matches = compileFeedMatcher(columns, filters, NOW);
+    const like = /^[^.]*shop\./;
+    assert.deepEqual(
+      rows.filter((_, i) => matches(i)),
+      rows.filter((domain) => like.test(domain)),
+    );
+    assert.deepEqual(
+      rows.filter((_, i) => matches(i)),
+      ['shop.com', 'eshop.net', 'shop-shop.com', 'xn--shop.com'],
+    );
+    const com = compileFeedMatcher(columns, parseFeedFilters({ ends_with: 'com', status: 'any' }, TLDS), NOW);
+    assert.deepEqual(
+      rows.filter((_, i) => com(i)),
+      [],
+    );
+  });
+
+  test('bad text is invalid_ends_with', () => {
+    assert.throws(
+      () => parseFeedFilters({ ends_with: 'sh%p' }, TLDS),
+      (error) => error instanceof FeedFilterError && error.code === 'invalid_ends_with',
+    );
+  });
+});
+
+function columnRow(domain: string): FeedColumnRow {
+  const label = domain.slice(0, domain.indexOf('.'));
+  return {
+    domain,
+    tld: domain.slice(domain.indexOf('.') + 1),
+    status: 'dropped',
+    dropped_at: NOW,
+    first_archived_at: null,
+    alt_tld_count: null,
+    da: null,
+    tf: null,
+    length: label.length,
+    has_hyphen: label.includes('-') ? 1 : 0,
+    has_digit: /\d/.test(label) ? 1 : 0,
+    expected_drop_at: null,
+  };
+}

@@ -385,6 +385,7 @@ function feedParameters(query: FeedQuery): Record<string, string | undefined> {
     hyphens: text(query.hyphens),
     digits: text(query.digits),
     contains: query.contains,
+    ends_with: query.endsWith,
     min_alt_tlds: text(query.minAltTlds),
     drops_after: date(query.dropsAfter),
     drops_before: date(query.dropsBefore),

@@ -52,6 +52,8 @@ export interface FeedFilters {
   digits?: boolean;
   /** Plain text the label must contain (letters, digits, hyphens). */
   contains?: string;
+  /** Plain text the label must end with (letters, digits, hyphens). */
+  endsWith?: string;
   minAltTlds?: number;
   /** With status `pending-delete`: expected to drop at or after this date. */
   dropsAfter?: string | Date;

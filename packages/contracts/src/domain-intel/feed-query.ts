@@ -32,6 +32,7 @@ export const FeedFilterQuery = {
   hyphens: text('`false`: only labels without a hyphen (default true: either)'),
   digits: text('`false`: only labels without a digit (default true: either)'),
   contains: text('Plain text the label must contain (letters, digits, hyphens; no wildcards)'),
+  ends_with: text('Plain text the label must end with (letters, digits, hyphens; no wildcards)'),
   min_alt_tlds: text('At least this many other tracked TLDs where the label is registered (0-100)'),
   drops_after: text('With status=pending-delete: expected to drop at or after this ISO date or date-time'),
   drops_before: text('With status=pending-delete: expected to drop before this ISO date or date-time'),
