@@ -141,6 +141,11 @@ export const envSchema = baseEnvSchema.extend({
    */
   FEED_INDEX_STALE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
   /**
+   * Drops older than this many days are left out of the in-memory feed index (0: none are); a
+   * query that can match them (no `dropped_after` within the retention) is answered by SQL.
+   */
+  FEED_INDEX_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(0),
+  /**
    * Feed rows kept in memory for the current feed version, so pages served from the index need
    * not read their rows again (~0.6 KB a row: 12 MB at the default; 0 = off). Emptied whenever the feed version moves.
    */

@@ -272,6 +272,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       index: config.FEED_INDEX,
       indexCheckSeconds: config.FEED_INDEX_CHECK_SECONDS,
       indexStaleSeconds: config.FEED_INDEX_STALE_SECONDS,
+      indexRetentionDays: config.FEED_INDEX_RETENTION_DAYS,
       rowCacheRows: config.FEED_ROW_CACHE_ROWS,
       onIndexError: (error, version) =>
         log.warn(

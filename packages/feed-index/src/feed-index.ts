@@ -37,6 +37,11 @@ export interface FeedIndexOptions {
   cachedFilters: number;
   /** Overrides SEED_SHARE (tests: 1 starts every filter with a sorted bound from its slice). */
   seedShare?: number;
+  /**
+   * The index holds only rows dropped at or after this time (epoch ms) or not dropped at all (the
+   * retention: older drops were left out of the load); null or absent: every row.
+   */
+  droppedSince?: number | null;
 }
 
 interface Marked {
@@ -134,6 +139,15 @@ export class FeedIndex {
     return (
       this.columns.bytes + this.#clusters.extraBytes + perSort + this.#matches.byteLength + this.#ranked.byteLength
     );
+  }
+
+  /**
+   * Whether the index holds every row the filters can match: always without a retention; with one,
+   * only when `dropped_after` is at or after its start (older drops are not here: the SQL path answers).
+   */
+  covers(filters: FeedFilters): boolean {
+    const since = this.options.droppedSince ?? null;
+    return since === null || (filters.droppedAfter !== null && filters.droppedAfter >= since);
   }
 
   /** Rows matching the filters. */

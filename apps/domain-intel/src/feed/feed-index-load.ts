@@ -22,7 +22,7 @@ const LOAD_BATCH = 2_000;
 /**
  * Reads every feed row in the database's domain order (keyset batches, no long transaction),
  * straight into columns (no row objects are kept beyond one batch), then builds the index in a
- * worker thread (FeedIndex.build).
+ * worker thread (FeedIndex.build). With `options.droppedSince`, rows dropped before it are left out.
  */
 export async function loadFeedIndex(
   db: Kysely<DB>,
@@ -33,8 +33,12 @@ export async function loadFeedIndex(
   // No count(*) first to size the columns: they grow a chunk at a time (FeedColumnChunks).
   const rows = new FeedColumnChunks();
   let after: string | null = null;
+  const since = options?.droppedSince ?? null;
   for (;;) {
     let query = db.selectFrom('feed_domains').select(FEED_COLUMN_NAMES);
+    // The retention (FEED_INDEX_RETENTION_DAYS): drops older than it stay in the table only.
+    if (since !== null)
+      query = query.where((eb) => eb.or([eb('dropped_at', 'is', null), eb('dropped_at', '>=', since)]));
     if (after !== null) query = query.where('domain', '>', after);
     const batch = (await query.orderBy('domain').limit(LOAD_BATCH).execute()) as FeedColumnRow[];
     for (const row of batch) rows.append(row);

@@ -11,6 +11,7 @@ import { FeedRowCache } from './feed-row-cache.ts';
 import { type FeedRowJson, feedRowJson, recordJson } from './feed-row-json.ts';
 
 const EXPORT_BATCH = 1_000;
+const DAY_MS = 86_400_000;
 /** Filters whose matches the index keeps (a bitmap each: 1.2 MB at 10 M rows). */
 const MATCHES_CACHED = 16;
 /** After a failed build, the same feed version is tried again no sooner than this (the SQL path answers meanwhile). */
@@ -34,6 +35,11 @@ export interface FeedServiceOptions {
   indexWorker?: URL;
   /** Rows of served pages kept for the current feed version, by count (0 or unset: every page's rows are read). */
   rowCacheRows?: number;
+  /**
+   * Drops older than this many days are left out of the index (0 or unset: none); a query that can
+   * match them (no `dropped_after` within the retention) is answered by the SQL path.
+   */
+  indexRetentionDays?: number;
 }
 
 /** The index build under way: which feed version it reads, and how to drop it when a newer one supersedes it. */
@@ -104,7 +110,7 @@ export class FeedService {
   async #page(filters: FeedFilters, page: FeedPage): Promise<{ rows: FeedRowJson[]; total: number; now: number }> {
     const now = this.clock.now();
     const index = await this.#currentIndex();
-    if (index) {
+    if (index?.covers(filters)) {
       // The index counts as it finds the page (a popcount of the matches): no cached total needed.
       const { domains, total } = index.page(filters, page, now);
       return { rows: await this.#rowsOf(domains, index.version), total, now };
@@ -263,7 +269,10 @@ export class FeedService {
       done: loadFeedIndex(
         this.db,
         version,
-        { cachedFilters },
+        {
+          cachedFilters,
+          droppedSince: this.options.indexRetentionDays ? now - this.options.indexRetentionDays * DAY_MS : null,
+        },
         { signal: abort.signal, entry: this.options.indexWorker },
       ).then(
         (index) => {

@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { type FeedPage, parseFeedFilters } from '@repo/feed-index';
+import { databaseTargets } from '@repo/server-kit/testing';
+import { feedRow } from './feed-helpers.ts';
+import { createTestApp } from './helpers.ts';
+
+const DAY = 86_400_000;
+const PAGE: FeedPage = { sort: 'dropped_at', limit: 10, offset: 0 };
+
+for (const target of databaseTargets()) {
+  describe(`feed index retention, FEED_INDEX_RETENTION_DAYS (${target.name})`, { skip: target.skip }, () => {
+    test('older drops leave the index; queries that can match them are answered by SQL, the rest by the index', async () => {
+      const t = await createTestApp({ target, env: { FEED_INDEX: 'memory', FEED_INDEX_RETENTION_DAYS: '30' } });
+      try {
+        const now = t.clock.now();
+        await t.app.ctx.database.db
+          .insertInto('feed_domains')
+          .values([
+            feedRow('recent-a.com', { dropped_at: now - 2 * DAY }),
+            feedRow('recent-b.net', { dropped_at: now - 20 * DAY }),
+            feedRow('old.com', { dropped_at: now - 60 * DAY }),
+            feedRow('coming.com', { status: 'pending-delete', dropped_at: null, expected_drop_at: now + DAY }),
+          ])
+          .execute();
+        await t.app.ctx.feed.invalidate();
+        const index = await t.app.ctx.feed.index();
+        assert.ok(index);
+        assert.deepEqual(
+          Array.from({ length: index.columns.size }, (_, i) => index.columns.domain(i)).sort(),
+          ['coming.com', 'recent-a.com', 'recent-b.net'],
+          'the drop older than 30 days is not in the index; a row not dropped is',
+        );
+
+        const every = parseFeedFilters({}, ['com', 'net']);
+        assert.equal(index.covers(every), false);
+        const all = await t.app.ctx.feed.list(every, PAGE);
+        assert.deepEqual(
+          all.records.map((record) => record.domain),
+          ['recent-a.com', 'recent-b.net', 'old.com'],
+          'without dropped_after the SQL path answers, old drops included',
+        );
+        assert.equal(all.total, 3);
+
+        const recent = parseFeedFilters({ dropped_after: new Date(now - 25 * DAY).toISOString() }, ['com', 'net']);
+        assert.equal(index.covers(recent), true, 'dropped_after within the retention: the index answers');
+        const fromIndex = await t.app.ctx.feed.list(recent, PAGE);
+        assert.deepEqual(
+          fromIndex.records.map((record) => record.domain),
+          ['recent-a.com', 'recent-b.net'],
+        );
+        assert.equal(fromIndex.total, 2);
+
+        const older = parseFeedFilters({ dropped_after: new Date(now - 90 * DAY).toISOString() }, ['com', 'net']);
+        assert.equal(index.covers(older), false);
+        assert.equal((await t.app.ctx.feed.list(older, PAGE)).total, 3);
+      } finally {
+        await t.close();
+      }
+    });
+  });
+}
