@@ -146,6 +146,11 @@ export const envSchema = baseEnvSchema.extend({
    */
   FEED_INDEX_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(0),
   /**
+   * The most rows the in-memory feed index holds (0: no ceiling; ~127 MB per million): beyond it the
+   * oldest days of drops are left out, logged (feed_index_ceiling), and answered by SQL.
+   */
+  FEED_INDEX_MAX_ROWS: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
+  /**
    * Feed rows kept in memory for the current feed version, so pages served from the index need
    * not read their rows again (~0.6 KB a row: 12 MB at the default; 0 = off). Emptied whenever the feed version moves.
    */

@@ -273,6 +273,12 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       indexCheckSeconds: config.FEED_INDEX_CHECK_SECONDS,
       indexStaleSeconds: config.FEED_INDEX_STALE_SECONDS,
       indexRetentionDays: config.FEED_INDEX_RETENTION_DAYS,
+      indexMaxRows: config.FEED_INDEX_MAX_ROWS,
+      onIndexCeiling: (droppedSince, maxRows) =>
+        log.warn(
+          { event: 'feed_index_ceiling', maxRows, droppedSince: new Date(droppedSince).toISOString() },
+          'The feed index reached FEED_INDEX_MAX_ROWS: drops before droppedSince are answered by SQL',
+        ),
       rowCacheRows: config.FEED_ROW_CACHE_ROWS,
       onIndexError: (error, version) =>
         log.warn(

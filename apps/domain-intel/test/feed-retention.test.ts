@@ -58,5 +58,37 @@ for (const target of databaseTargets()) {
         await t.close();
       }
     });
+
+    test('FEED_INDEX_MAX_ROWS: the oldest days of drops leave the index first, whole; SQL answers for them', async () => {
+      const t = await createTestApp({ target, env: { FEED_INDEX: 'memory', FEED_INDEX_MAX_ROWS: '3' } });
+      try {
+        const now = t.clock.now();
+        await t.app.ctx.database.db
+          .insertInto('feed_domains')
+          .values([
+            feedRow('one-day.com', { dropped_at: now - DAY }),
+            feedRow('two-days.com', { dropped_at: now - 2 * DAY }),
+            feedRow('three-days-a.com', { dropped_at: now - 3 * DAY }),
+            feedRow('three-days-b.com', { dropped_at: now - 3 * DAY + 1 }),
+            feedRow('coming.com', { status: 'pending-delete', dropped_at: null, expected_drop_at: now + DAY }),
+          ])
+          .execute();
+        await t.app.ctx.feed.invalidate();
+        const index = await t.app.ctx.feed.index();
+        assert.ok(index);
+        assert.deepEqual(
+          Array.from({ length: index.columns.size }, (_, i) => index.columns.domain(i)).sort(),
+          ['coming.com', 'one-day.com', 'two-days.com'],
+          'three rows: the row not dropped and the two newest days; the third day leaves whole',
+        );
+        const every = parseFeedFilters({}, ['com']);
+        assert.equal((await t.app.ctx.feed.list(every, PAGE)).total, 4, 'SQL answers with every drop');
+        const recent = parseFeedFilters({ dropped_after: new Date(now - 2 * DAY - 3_600_000).toISOString() }, ['com']);
+        assert.equal(index.covers(recent), true);
+        assert.equal((await t.app.ctx.feed.list(recent, PAGE)).total, 2);
+      } finally {
+        await t.close();
+      }
+    });
   });
 }

@@ -29,11 +29,16 @@ export async function loadFeedIndex(
   version: number,
   options?: FeedIndexOptions,
   build?: FeedBuildOptions,
+  ceiling?: FeedIndexCeiling,
 ): Promise<FeedIndex> {
   // No count(*) first to size the columns: they grow a chunk at a time (FeedColumnChunks).
   const rows = new FeedColumnChunks();
   let after: string | null = null;
-  const since = options?.droppedSince ?? null;
+  const ceilingSince = ceiling ? await oldestDayThatFits(db, ceiling.maxRows) : null;
+  if (ceilingSince !== null && ceilingSince > (options?.droppedSince ?? Number.NEGATIVE_INFINITY)) {
+    ceiling?.onCut(ceilingSince);
+  }
+  const since = maxOrNull(options?.droppedSince ?? null, ceilingSince);
   for (;;) {
     let query = db.selectFrom('feed_domains').select(FEED_COLUMN_NAMES);
     // The retention (FEED_INDEX_RETENTION_DAYS): drops older than it stay in the table only.
@@ -48,5 +53,39 @@ export async function loadFeedIndex(
     build?.signal?.throwIfAborted();
     after = batch[batch.length - 1]!.domain;
   }
-  return FeedIndex.build(rows, version, options, build);
+  return FeedIndex.build(rows, version, { cachedFilters: 0, ...options, droppedSince: since }, build);
 }
+
+/** FEED_INDEX_MAX_ROWS: the most rows the index holds, and whom to tell when drops were left out for it. */
+export interface FeedIndexCeiling {
+  maxRows: number;
+  onCut(droppedSince: number): void;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The start of the oldest UTC day whose drops (with every newer one and every row not dropped,
+ * which always stay) fit in `maxRows`; null when every row fits. Oldest days leave first, whole.
+ */
+async function oldestDayThatFits(db: Kysely<DB>, maxRows: number): Promise<number | null> {
+  const notDropped = await db
+    .selectFrom('feed_domains')
+    .select((eb) => eb.fn.countAll<number>().as('rows'))
+    .where('dropped_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  const room = Math.max(0, maxRows - Number(notDropped.rows));
+  // The newest drop that does not fit: it and the rest of its day leave.
+  const first = await db
+    .selectFrom('feed_domains')
+    .select('dropped_at')
+    .where('dropped_at', 'is not', null)
+    .orderBy('dropped_at', 'desc')
+    .offset(room)
+    .limit(1)
+    .executeTakeFirst();
+  if (!first) return null;
+  return (Math.floor(Number(first.dropped_at) / DAY_MS) + 1) * DAY_MS;
+}
+
+const maxOrNull = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));

@@ -40,6 +40,10 @@ export interface FeedServiceOptions {
    * match them (no `dropped_after` within the retention) is answered by the SQL path.
    */
   indexRetentionDays?: number;
+  /** The most rows the index holds (0 or unset: no ceiling); the oldest days of drops leave first. */
+  indexMaxRows?: number;
+  /** Told when the ceiling left drops out of an index: those dropped before `droppedSince` are answered by SQL. */
+  onIndexCeiling?: (droppedSince: number, maxRows: number) => void;
 }
 
 /** The index build under way: which feed version it reads, and how to drop it when a newer one supersedes it. */
@@ -274,6 +278,12 @@ export class FeedService {
           droppedSince: this.options.indexRetentionDays ? now - this.options.indexRetentionDays * DAY_MS : null,
         },
         { signal: abort.signal, entry: this.options.indexWorker },
+        this.options.indexMaxRows
+          ? {
+              maxRows: this.options.indexMaxRows,
+              onCut: (since) => this.options.onIndexCeiling?.(since, this.options.indexMaxRows!),
+            }
+          : undefined,
       ).then(
         (index) => {
           if (abort.signal.aborted) return null;
