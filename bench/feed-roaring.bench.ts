@@ -44,9 +44,9 @@ function trigramRows(columns: FeedColumns): Map<number, Uint32Array> {
       seen.add((symbols[p]! * SYMBOLS + symbols[p + 1]!) * SYMBOLS + symbols[p + 2]!);
     }
     for (const gram of seen) {
-      let list = lists.get(gram);
-      if (!list) lists.set(gram, (list = []));
-      list.push(i);
+      const list = lists.get(gram);
+      if (list) list.push(i);
+      else lists.set(gram, [i]);
     }
   }
   return new Map([...lists].map(([gram, rows]) => [gram, Uint32Array.from(rows)]));
