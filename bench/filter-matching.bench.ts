@@ -83,6 +83,8 @@ function syntheticRows(count: number): RoundRow[] {
       verified_at: droppedAt,
       expected_drop_at: null,
       zone_date: null,
+      expected_drop_earliest: null,
+      expected_drop_latest: null,
       left_zone_at: droppedAt - 35 * DAY,
       status_since: droppedAt,
       updated_at: droppedAt,

@@ -101,7 +101,7 @@ for (const target of databaseTargets()) {
       const limitedLines = limited.body.trim().split('\n');
       assert.equal(
         limitedLines[0],
-        'domain,tld,status,dropped_at,first_archived,age_years,alt_tld_count,alt_tlds,da,tf,length,has_hyphen,has_digit,verified_at,expected_drop_at,first_seen',
+        'domain,tld,status,dropped_at,first_archived,age_years,alt_tld_count,alt_tlds,da,tf,length,has_hyphen,has_digit,verified_at,expected_drop_at,first_seen,expected_drop_earliest,expected_drop_latest',
       );
       assert.equal(limitedLines.length, 1 + 80, 'all 80 .com rows fit in the first page');
       const everything = await free.get('/dashboard/feed.csv');

@@ -83,6 +83,8 @@ for (const target of databaseTargets()) {
         verified_at: new Date(NOW).toISOString(),
         expected_drop_at: null,
         first_seen: null,
+        expected_drop_earliest: null,
+        expected_drop_latest: null,
       });
       assert.equal(body.data[0].has_hyphen, true);
       assert.equal(body.data[0].has_digit, true);

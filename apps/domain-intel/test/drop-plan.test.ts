@@ -44,7 +44,13 @@ describe('drop plan', () => {
       now: at('2026-04-01T19:30:00Z'),
       timeline: AT_19,
     });
-    assert.deepEqual(pending, { expectedDropAt: at('2026-04-06T19:00:00Z'), nextCheckAt: at('2026-04-06T19:00:00Z') });
+    assert.deepEqual(pending, {
+      expectedDropAt: at('2026-04-06T19:00:00Z'),
+      // The batch time without an observed spread: an hour either side (drop-forecasts.test.ts has the rest).
+      earliest: at('2026-04-06T18:00:00Z'),
+      latest: at('2026-04-06T20:00:00Z'),
+      nextCheckAt: at('2026-04-06T19:00:00Z'),
+    });
   });
 
   it('looks again after the next batch, or hourly, when the registry runs late', () => {

@@ -67,6 +67,8 @@ for (const target of databaseTargets()) {
           'domain',
           'dropped_at',
           'expected_drop_at',
+          'expected_drop_earliest',
+          'expected_drop_latest',
           'first_archived',
           'first_seen',
           'has_digit',
@@ -130,7 +132,7 @@ for (const target of databaseTargets()) {
         const lines = csv.body.trim().split('\n');
         assert.equal(
           lines[0],
-          'domain,tld,status,dropped_at,first_archived,age_years,alt_tld_count,alt_tlds,da,tf,length,has_hyphen,has_digit,verified_at,expected_drop_at,first_seen',
+          'domain,tld,status,dropped_at,first_archived,age_years,alt_tld_count,alt_tlds,da,tf,length,has_hyphen,has_digit,verified_at,expected_drop_at,first_seen,expected_drop_earliest,expected_drop_latest',
         );
         assert.equal(lines.length, 2);
         assert.match(lines[1]!, /^beta\.net,net,dropped,/);

@@ -34,6 +34,8 @@ const rowArbitrary: fc.Arbitrary<FeedRowData> = fc.record({
   verified_at: nullable(time),
   expected_drop_at: nullable(time),
   zone_date: nullable(fc.constantFrom('2026-03-09', '2026-03-10')),
+  expected_drop_earliest: nullable(time),
+  expected_drop_latest: nullable(time),
 });
 const clock = fc.oneof(fc.constant(NOW), time);
 
@@ -105,6 +107,8 @@ describe('feed records written as JSON', () => {
       verified_at: NOW,
       expected_drop_at: null,
       zone_date: null,
+      expected_drop_earliest: null,
+      expected_drop_latest: null,
     } satisfies FeedRowData;
     const json = feedRowJson(row);
     assert.equal(JSON.parse(recordJson(json, NOW)).age_years, 3);

@@ -86,6 +86,9 @@ export interface FeedDomainTable {
   /** The zone snapshot date (YYYY-MM-DD) of the last zone evidence applied to this row. */
   zone_date: string | null;
   expected_drop_at: number | null;
+  /** The window around expected_drop_at (lifecycle/drop-window.ts); null where no drop is forecast. */
+  expected_drop_earliest: number | null;
+  expected_drop_latest: number | null;
   /** When RDAP should look at it again; null when it has left the pipeline. */
   next_check_at: number | null;
   check_failures: Generated<number>;
@@ -320,6 +323,26 @@ export interface RdapBatchTimeTable {
   learned_at: number;
 }
 
+/** Per TLD and UTC day, the first and last registry time of a pending-delete move seen (lifecycle/batch-calendar.ts). */
+export interface RdapBatchDayTable {
+  tld: string;
+  /** YYYY-MM-DD (UTC). */
+  day: string;
+  first_at: number;
+  last_at: number;
+}
+
+/** Per verified drop, the forecast published before it (lifecycle/drop-forecasts.ts). */
+export interface DropForecastTable {
+  domain: string;
+  tld: string;
+  expected_at: number;
+  earliest_at: number | null;
+  latest_at: number | null;
+  /** When RDAP verified the drop. */
+  dropped_at: number;
+}
+
 /** Per RDAP registry host, what the last re-check run needed against its allowed rate (lifecycle/registry-rate-estimates.ts). */
 export interface RdapRateEstimateTable {
   host: string;
@@ -390,6 +413,8 @@ export interface DB {
   deliveries: DeliveryTable;
   watched_domains: WatchedDomainTable;
   rdap_batch_times: RdapBatchTimeTable;
+  rdap_batch_days: RdapBatchDayTable;
+  drop_forecasts: DropForecastTable;
   rdap_rate_estimates: RdapRateEstimateTable;
   bulk_checks: BulkCheckTable;
   bulk_check_items: BulkCheckItemTable;

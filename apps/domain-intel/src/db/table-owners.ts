@@ -36,6 +36,8 @@ export const TABLE_OWNERS = {
   domain_transitions: 'lifecycle',
   zone_diff_runs: 'lifecycle',
   rdap_batch_times: 'lifecycle',
+  rdap_batch_days: 'lifecycle',
+  drop_forecasts: 'lifecycle',
   rdap_rate_estimates: 'lifecycle',
   archive_captures: 'enrich',
   seo_metrics: 'enrich',

@@ -19,6 +19,8 @@ export const FEED_COLUMNS = [
   'verified_at',
   'expected_drop_at',
   'zone_date',
+  'expected_drop_earliest',
+  'expected_drop_latest',
 ] as const;
 
 export type FeedRowData = Pick<Selectable<FeedDomainTable>, (typeof FEED_COLUMNS)[number]>;
@@ -50,6 +52,9 @@ export function toFeedRecord(row: FeedRowData, now: number): FeedRecord {
     expected_drop_at: row.status === 'pending-delete' ? iso(row.expected_drop_at) : null,
     // A new row's zone evidence is the snapshot it appeared in (zone-evidence.ts writes nothing else to it).
     first_seen: row.status === 'new' ? row.zone_date : null,
+    // The window around expected_drop_at (lifecycle/drop-plan.ts dropWindow), like it on pending-delete rows only.
+    expected_drop_earliest: row.status === 'pending-delete' ? iso(row.expected_drop_earliest) : null,
+    expected_drop_latest: row.status === 'pending-delete' ? iso(row.expected_drop_latest) : null,
   };
 }
 
@@ -71,6 +76,8 @@ export const CSV_HEADER = [
   'verified_at',
   'expected_drop_at',
   'first_seen',
+  'expected_drop_earliest',
+  'expected_drop_latest',
 ] as const satisfies readonly (keyof FeedRecord)[];
 
 export function toCsvLine(record: FeedRecord): string {

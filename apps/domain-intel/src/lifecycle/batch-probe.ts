@@ -13,7 +13,23 @@ export interface ProbeCandidate {
   status: string;
   status_since: number;
   check_failures: number;
+  /** The forecast published for the row (recorded with its drop: drop-forecasts.ts). */
+  expected_drop_at: number | null;
+  expected_drop_earliest: number | null;
+  expected_drop_latest: number | null;
 }
+
+/** The feed_domains columns of a candidate. */
+export const CANDIDATE_COLUMNS = [
+  'domain',
+  'tld',
+  'status',
+  'status_since',
+  'check_failures',
+  'expected_drop_at',
+  'expected_drop_earliest',
+  'expected_drop_latest',
+] as const satisfies readonly (keyof ProbeCandidate)[];
 
 /** What one look at a candidate did (rdap-recheck's outcome: 'dropped', 'unchanged', 'unknown', …). */
 export type Look = (candidate: ProbeCandidate) => Promise<string>;
@@ -31,7 +47,7 @@ export async function probeBatch(
   input: { tld: string; now: number; batchTimeOfDay: number; look: Look },
 ): Promise<number> {
   const { tld, now, batchTimeOfDay, look } = input;
-  const columns = ['domain', 'tld', 'status', 'status_since', 'check_failures'] as const;
+  const columns = CANDIDATE_COLUMNS;
   let looks = 0;
 
   const next = batchAtOrAfter(now + 1, batchTimeOfDay);

@@ -15,6 +15,8 @@ const TOLERANCE = 10 * 60_000;
 export class BatchTimeLearner {
   readonly #recent = new Map<string, number[]>();
   readonly #learned = new Map<string, number>();
+  /** The registry times seen since the last `takeDays`, per TLD: the batch calendar's evidence (batch-calendar.ts). */
+  #seen: SeenBatchTime[] = [];
 
   /** A time learned earlier (by this process before a restart, or another one), unless this one has learned since. */
   remember(tld: string, timeOfDay: number): void {
@@ -23,12 +25,20 @@ export class BatchTimeLearner {
 
   /** A pending-delete start by the registry's date, for `tld`. */
   observe(tld: string, pendingDeleteSince: number): void {
+    this.#seen.push({ tld, at: pendingDeleteSince });
     const times = this.#recent.get(tld) ?? [];
     times.push(((pendingDeleteSince % DAY) + DAY) % DAY);
     if (times.length > AGREEING) times.shift();
     this.#recent.set(tld, times);
     const agreed = agreement(times);
     if (agreed !== null) this.#learned.set(tld, agreed);
+  }
+
+  /** The registry times observed since the last call, to be kept in the batch calendar. */
+  takeDays(): SeenBatchTime[] {
+    const seen = this.#seen;
+    this.#seen = [];
+    return seen;
   }
 
   /** The learned batch time of day of `tld` (ms after 00:00 UTC), or null while none was learned. */
@@ -46,4 +56,10 @@ function agreement(times: readonly number[]): number | null {
     return Math.min(apart, DAY - apart) <= TOLERANCE;
   });
   return agree ? latest : null;
+}
+
+/** A pending-delete move by the registry's own date (its `last changed`), as observed. */
+export interface SeenBatchTime {
+  tld: string;
+  at: number;
 }

@@ -12,6 +12,16 @@ export interface DeletionTimeline {
   pendingDeleteDays: number;
   /** When the registry runs its daily deletion batch, ms after 00:00 UTC; null: not known. */
   batchTimeOfDay: number | null;
+  /**
+   * How far the registry's batch has been seen to run from `batchTimeOfDay` over recent days
+   * (batch-calendar.ts), ms: `early` ≤ 0 ≤ `late`; null: not observed (a configured time, or none).
+   */
+  batchSpread?: BatchSpread | null;
+}
+
+export interface BatchSpread {
+  early: number;
+  late: number;
 }
 
 export const STANDARD_TIMELINE: DeletionTimeline = {
@@ -22,7 +32,33 @@ export const STANDARD_TIMELINE: DeletionTimeline = {
 
 export interface DropPlan {
   expectedDropAt: number;
+  /** The window the drop is expected in (see dropWindow); null where no drop is forecast (a held name). */
+  earliest: number | null;
+  latest: number | null;
   nextCheckAt: number;
+}
+
+/** The precision a learned batch time claims (batch-time-learner.ts's agreement tolerance): the window's margin. */
+export const WINDOW_MARGIN = 10 * MINUTE;
+/** Either side of the forecast when the batch time is known but its spread was not observed (configured, or too new). */
+export const UNOBSERVED_SPREAD_HALF_WINDOW = HOUR;
+/** Either side of the forecast when the batch time is not known: the purge is some batch of that day. */
+export const UNKNOWN_BATCH_HALF_WINDOW = 12 * HOUR;
+
+/**
+ * The window around a forecast purge at `expected`: the registry's observed batch spread
+ * widened by WINDOW_MARGIN; an hour either side when the batch time is known but its spread
+ * was not observed; half a day either side when the batch time is not known.
+ */
+export function dropWindow(expected: number, timeline: DeletionTimeline): { earliest: number; latest: number } {
+  if (timeline.batchTimeOfDay === null) {
+    return { earliest: expected - UNKNOWN_BATCH_HALF_WINDOW, latest: expected + UNKNOWN_BATCH_HALF_WINDOW };
+  }
+  const spread = timeline.batchSpread;
+  if (!spread) {
+    return { earliest: expected - UNOBSERVED_SPREAD_HALF_WINDOW, latest: expected + UNOBSERVED_SPREAD_HALF_WINDOW };
+  }
+  return { earliest: expected + spread.early - WINDOW_MARGIN, latest: expected + spread.late + WINDOW_MARGIN };
 }
 
 /** The first run of a daily batch at `timeOfDay` (ms after 00:00 UTC) at or after `time`. */
@@ -61,20 +97,24 @@ export function planDropLookups(input: {
       batchTimeOfDay === null
         ? since + timeline.pendingDeleteDays * DAY
         : Math.floor(since / DAY) * DAY + timeline.pendingDeleteDays * DAY + batchTimeOfDay;
-    return { expectedDropAt: purge, nextCheckAt: now < purge ? purge : now + HOUR };
+    return { expectedDropAt: purge, ...dropWindow(purge, timeline), nextCheckAt: now < purge ? purge : now + HOUR };
   }
   if (status === 'redemption') {
     const pendingDelete = atBatch(since + timeline.redemptionDays * DAY);
     // Looked at on or after the batch and still in redemption: the registry is late.
     const late = batchTimeOfDay === null ? now + 6 * HOUR : batchAtOrAfter(now + MINUTE, batchTimeOfDay);
+    const purge = atBatch(pendingDelete + timeline.pendingDeleteDays * DAY);
     return {
-      expectedDropAt: atBatch(pendingDelete + timeline.pendingDeleteDays * DAY),
+      expectedDropAt: purge,
+      ...dropWindow(purge, timeline),
       nextCheckAt: now < pendingDelete ? pendingDelete : late,
     };
   }
   // Out of the zone but in neither deletion status (on a registrar hold, in a grace period).
   return {
     expectedDropAt: since + (timeline.redemptionDays + timeline.pendingDeleteDays) * DAY,
+    earliest: null,
+    latest: null,
     nextCheckAt: now + HELD_NAME_WAIT,
   };
 }

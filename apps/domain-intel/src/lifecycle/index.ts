@@ -1,4 +1,6 @@
+export * from './batch-calendar.ts';
 export * from './batch-time-learner.ts';
+export * from './drop-forecasts.ts';
 export * from './drop-plan.ts';
 export * from './lifecycle-service.ts';
 export * from './rdap-evidence.ts';

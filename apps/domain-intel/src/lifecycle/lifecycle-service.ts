@@ -2,7 +2,9 @@ import type { Clock } from '@repo/server-kit';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { RdapClient } from '../rdap/types.ts';
+import { BatchCalendar, type BatchDay, SPREAD_DAYS } from './batch-calendar.ts';
 import { BatchTimeLearner } from './batch-time-learner.ts';
+import { type ForecastErrorSummary, forecastErrorOf } from './drop-forecasts.ts';
 import { LearnedBatchTimes } from './learned-batch-times.ts';
 import { type RecheckOptions, type RecheckResult, recheckDueCandidates } from './rdap-recheck.ts';
 import { RegistryRateEstimates } from './registry-rate-estimates.ts';
@@ -18,6 +20,23 @@ export interface TransitionView {
 }
 
 const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+/** Days of batch calendar and forecast error GET /v1/tlds/{tld}/drops shows. */
+export const DROP_REPORT_DAYS = 30;
+
+/** A TLD's batch time, its calendar and its forecasts' error (GET /v1/tlds/{tld}/drops). */
+export interface DropReport {
+  /** ms after 00:00 UTC; null: neither configured nor learned yet. */
+  batchTimeOfDay: number | null;
+  /** configured (RDAP_PURGE_TIMES), learned (from the registry's answers), or null. */
+  batchTimeSource: 'configured' | 'learned' | null;
+  /** The last DROP_REPORT_DAYS days' calendar, oldest first. */
+  calendar: BatchDay[];
+  /** The forecast error of the drops verified in the last DROP_REPORT_DAYS days. */
+  error: ForecastErrorSummary;
+  from: number;
+  to: number;
+}
 /** The per-TLD budget of `auto` when the TLD's registry host is not known (no bootstrap, or no engine to ask). */
 const AUTO_BUDGET_WITHOUT_RATE = 500;
 
@@ -45,6 +64,8 @@ export class LifecycleService {
   /** The same, kept in the database across restarts: read before the first re-check run. */
   readonly #savedBatchTimes: LearnedBatchTimes;
   #saved: Promise<Map<string, number>> | undefined;
+  /** Each TLD's batch calendar: what the learner saw, per day. */
+  readonly #calendar: BatchCalendar;
   /** What each registry host's due drop checks needed at the last run (read by /metrics). */
   readonly rateEstimates: RegistryRateEstimates;
 
@@ -55,6 +76,7 @@ export class LifecycleService {
     private readonly defaults: LifecycleSettings,
   ) {
     this.#savedBatchTimes = new LearnedBatchTimes(db, clock);
+    this.#calendar = new BatchCalendar(db);
     this.rateEstimates = new RegistryRateEstimates(db, clock);
   }
 
@@ -111,11 +133,14 @@ export class LifecycleService {
         return [tld, host ? Math.ceil((host.allowedPerSecond * windowMs) / 1000) : AUTO_BUDGET_WITHOUT_RATE];
       }),
     );
+    const batchDays = await this.#calendar.days(settings.tlds, now - SPREAD_DAYS * DAY);
     const result = await recheckDueCandidates(this.db, this.clock, this.rdap, {
       ...settings,
+      batchDays,
       lookAheadMs,
       perTldBudget: (tld) => budgets.get(tld) ?? AUTO_BUDGET_WITHOUT_RATE,
     });
+    await this.#calendar.record(this.#learnedBatchTimes.takeDays());
     // Saved when learning moved it, so a restart plans from it at once.
     for (const tld of settings.tlds) {
       const learned = this.#learnedBatchTimes.batchTimeOf(tld);
@@ -139,6 +164,24 @@ export class LifecycleService {
       },
     );
     return this.#saved;
+  }
+
+  /** `tld`'s batch time, its calendar and the error of its forecasts over the last DROP_REPORT_DAYS days. */
+  async dropReport(tld: string): Promise<DropReport> {
+    const to = this.clock.now();
+    const from = to - DROP_REPORT_DAYS * DAY;
+    const configured = this.defaults.batchTimes?.[tld];
+    // Read each time: the process that learns it (the worker's re-check job) may be another one.
+    const learned = (await this.#savedBatchTimes.load()).get(tld) ?? this.#learnedBatchTimes.batchTimeOf(tld);
+    const calendar = (await this.#calendar.days([tld], from)).get(tld) ?? [];
+    return {
+      batchTimeOfDay: configured ?? learned,
+      batchTimeSource: configured !== undefined ? 'configured' : learned !== null ? 'learned' : null,
+      calendar,
+      error: await forecastErrorOf(this.db, tld, from, to),
+      from,
+      to,
+    };
   }
 
   /** The last run's estimate per registry host. */

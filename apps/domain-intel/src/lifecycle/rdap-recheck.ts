@@ -3,8 +3,10 @@ import type { Kysely } from 'kysely';
 import PQueue from 'p-queue';
 import type { DB } from '../db/schema.ts';
 import type { RdapClient, RdapLookup } from '../rdap/types.ts';
-import { probeBatch } from './batch-probe.ts';
+import { type BatchDay, batchSpread } from './batch-calendar.ts';
+import { CANDIDATE_COLUMNS, type ProbeCandidate, probeBatch } from './batch-probe.ts';
 import type { BatchTimeLearner } from './batch-time-learner.ts';
+import { recordForecast } from './drop-forecasts.ts';
 import {
   type DeletionTimeline,
   planDropLookups,
@@ -29,6 +31,8 @@ export interface RecheckOptions {
   batchTimes?: Readonly<Record<string, number>>;
   /** Batch times learned from the registries' answers, for the TLDs `batchTimes` leaves out. */
   learnedBatchTimes?: BatchTimeLearner;
+  /** Each TLD's recent batch calendar (batch-calendar.ts): the drop windows' spread around its batch time. */
+  batchDays?: ReadonlyMap<string, readonly BatchDay[]>;
   /** Wall-clock time (Date.now() epoch ms) after which no lookup is started or continued. */
   deadline?: number;
   /**
@@ -55,12 +59,7 @@ export interface RecheckResult {
 
 const DAY = 86_400_000;
 
-interface Candidate {
-  domain: string;
-  tld: string;
-  status: string;
-  status_since: number;
-  check_failures: number;
+interface Candidate extends ProbeCandidate {
   /** Set for a looked-ahead purge check: when it falls due. */
   dueAt?: number;
 }
@@ -78,11 +77,16 @@ export async function recheckDueCandidates(
 ): Promise<RecheckResult> {
   const now = clock.now();
   const result: RecheckResult = { checked: 0, transitions: 0, dropped: 0, unknown: 0, skipped: 0 };
-  const timelineOf = (tld: string): DeletionTimeline => ({
-    ...STANDARD_TIMELINE,
-    ...options.timeline,
-    batchTimeOfDay: options.batchTimes?.[tld] ?? options.learnedBatchTimes?.batchTimeOf(tld) ?? null,
-  });
+  const timelineOf = (tld: string): DeletionTimeline => {
+    const batchTimeOfDay = options.batchTimes?.[tld] ?? options.learnedBatchTimes?.batchTimeOf(tld) ?? null;
+    const days = options.batchDays?.get(tld) ?? [];
+    return {
+      ...STANDARD_TIMELINE,
+      ...options.timeline,
+      batchTimeOfDay,
+      batchSpread: batchTimeOfDay === null ? null : batchSpread(days, batchTimeOfDay),
+    };
+  };
   const count = (outcome: string) => {
     if (outcome === 'skipped') {
       result.skipped += 1;
@@ -125,7 +129,7 @@ export async function recheckDueCandidates(
       const budget = typeof options.perTldBudget === 'number' ? options.perTldBudget : options.perTldBudget(tld);
       const due = await db
         .selectFrom('feed_domains')
-        .select(['domain', 'tld', 'status', 'status_since', 'check_failures'])
+        .select(CANDIDATE_COLUMNS)
         .where('tld', '=', tld)
         .where('status', 'in', [...PIPELINE_STATUSES])
         .where('next_check_at', '<=', now)
@@ -136,7 +140,7 @@ export async function recheckDueCandidates(
       if (lookAhead <= 0 || due.length >= budget) return due;
       const ahead = await db
         .selectFrom('feed_domains')
-        .select(['domain', 'tld', 'status', 'status_since', 'check_failures', 'next_check_at'])
+        .select([...CANDIDATE_COLUMNS, 'next_check_at'])
         .where('tld', '=', tld)
         .where('status', '=', 'pending-delete')
         .where('next_check_at', '>', now)
@@ -244,7 +248,7 @@ async function recheckOne(
       timeline,
     });
   if (verdict.kind === 'unchanged') {
-    const { expectedDropAt, nextCheckAt } = plan(current, candidate.status_since);
+    const { expectedDropAt, earliest, latest, nextCheckAt } = plan(current, candidate.status_since);
     await db
       .updateTable('feed_domains')
       .set({
@@ -252,6 +256,8 @@ async function recheckOne(
         last_checked_at: now,
         verified_at: now,
         expected_drop_at: expectedDropAt,
+        expected_drop_earliest: earliest,
+        expected_drop_latest: latest,
         next_check_at: nextCheckAt,
         updated_at: now,
       })
@@ -263,7 +269,14 @@ async function recheckOne(
 
   const to = verdict.to;
   const planned = isPipelineStatus(to) ? plan(to, now) : null;
-  const lifecycle = { expected_drop_at: planned?.expectedDropAt ?? null, next_check_at: planned?.nextCheckAt ?? null };
+  const lifecycle = {
+    expected_drop_at: planned?.expectedDropAt ?? null,
+    expected_drop_earliest: planned?.earliest ?? null,
+    expected_drop_latest: planned?.latest ?? null,
+    next_check_at: planned?.nextCheckAt ?? null,
+  };
+  // The forecast the feed published (pending-delete rows only show one), as it stood before this answer.
+  const published = to === 'dropped' && current === 'pending-delete' ? candidate.expected_drop_at : null;
   const moved = await applyTransition(
     db,
     {
@@ -282,6 +295,20 @@ async function recheckOne(
       verified_at: now,
       ...(to === 'dropped' ? { dropped_at: now } : {}),
     },
+    published === null
+      ? undefined
+      : (trx) =>
+          recordForecast(trx, {
+            domain: candidate.domain,
+            tld: candidate.tld,
+            expectedAt: Number(published),
+            earliest: numberOrNull(candidate.expected_drop_earliest),
+            latest: numberOrNull(candidate.expected_drop_latest),
+            droppedAt: now,
+          }),
   );
   return moved ? to : 'unchanged';
 }
+
+/** An int8 column as a driver gives it (Postgres: maybe a string), NULL as null. */
+const numberOrNull = (value: number | string | null) => (value === null ? null : Number(value));

@@ -59,13 +59,14 @@ export async function recordTransitions(db: Kysely<DB>, transitions: readonly Tr
 
 /**
  * Moves one feed row from `transition.from` to `transition.to` and records why, in one
- * database transaction. The update only applies if the row is still in `from` (another
- * worker may have moved it meanwhile); returns whether it did.
+ * database transaction (with `alsoOnMove`'s writes, if any). The update only applies if the
+ * row is still in `from` (another worker may have moved it meanwhile); returns whether it did.
  */
 export async function applyTransition(
   db: Kysely<DB>,
   transition: TransitionRecord,
   changes: Updateable<FeedDomainTable>,
+  alsoOnMove?: (trx: Kysely<DB>) => Promise<void>,
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const result = await trx
@@ -76,6 +77,7 @@ export async function applyTransition(
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) return false;
     await recordTransition(trx, transition);
+    await alsoOnMove?.(trx);
     return true;
   });
 }

@@ -85,6 +85,8 @@ export const FilterBatchEvent = eventOf(
         verified_at: AT,
         expected_drop_at: null,
         first_seen: null,
+        expected_drop_earliest: null,
+        expected_drop_latest: null,
       },
     ],
   },

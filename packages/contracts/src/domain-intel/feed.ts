@@ -31,6 +31,20 @@ export const FeedRecord = Type.Object({
       description: 'For new names: the date of the zone file in which the name first appeared (null otherwise)',
     }),
   ),
+  expected_drop_earliest: Nullable(
+    Type.String({
+      format: 'date-time',
+      description:
+        'For pending-delete names: the start of the window the purge is expected in, from the registry’s observed ' +
+        'batch times (see GET /v1/tlds/{tld}/drops for how often drops land inside it; null otherwise)',
+    }),
+  ),
+  expected_drop_latest: Nullable(
+    Type.String({
+      format: 'date-time',
+      description: 'For pending-delete names: the end of that window (null otherwise)',
+    }),
+  ),
 });
 export type FeedRecord = Static<typeof FeedRecord>;
 

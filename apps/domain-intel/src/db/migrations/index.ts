@@ -18,6 +18,7 @@ import { rdapBatchTimesMigration } from './0095_rdap_batch_times.ts';
 import { rdapRateEstimatesMigration } from './0096_rdap_rate_estimates.ts';
 import { savedFilterAsTypedMigration } from './0097_saved_filter_as_typed.ts';
 import { bulkChecksMigration } from './0150_bulk_checks.ts';
+import { dropForecastsMigration } from './0160_drop_forecasts.ts';
 import { quotaRequestIdsMigration } from './0190_quota_request_ids.ts';
 
 /**
@@ -44,5 +45,6 @@ export const migrations: MigrationSet = (dialect) => ({
   '0096_rdap_rate_estimates': rdapRateEstimatesMigration(dialect),
   '0097_saved_filter_as_typed': savedFilterAsTypedMigration(),
   '0150_bulk_checks': bulkChecksMigration(dialect),
+  '0160_drop_forecasts': dropForecastsMigration(dialect),
   '0190_quota_request_ids': quotaRequestIdsMigration(dialect),
 });
