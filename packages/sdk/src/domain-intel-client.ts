@@ -15,6 +15,7 @@ import type {
   SavedFilter,
   Suggestion,
   TargetKind,
+  TldDrops,
   TldInfo,
   WatchedDomain,
   WhoisRecord,
@@ -122,6 +123,15 @@ export class DomainIntelClient {
   /** How one TLD is answered (ASCII or Unicode, with or without the dot). Does not count against the quota. */
   async tld(tld: string, options?: CallOptions): Promise<TldInfo> {
     return this.#get<TldInfo>('tld', {}, options, { tld });
+  }
+
+  /**
+   * A tracked TLD's deletion batch (time, last 30 days' calendar) and how far its drop forecasts
+   * were off in the last 30 days (minutes early and late, share inside the published window).
+   * Does not count against the quota.
+   */
+  async tldDrops(tld: string, options?: CallOptions): Promise<TldDrops> {
+    return this.#get<TldDrops>('tldDrops', {}, options, { tld });
   }
 
   /** The public profile of one domain in the feed, or null; no key needed, limited per IP. */

@@ -19,6 +19,7 @@ export type {
   Suggestion,
   SuggestionStats,
   TargetKind,
+  TldDrops,
   TldInfo,
   WatchEvidence,
   WatchedDomain,

@@ -28,6 +28,7 @@ export const DOMAIN_INTEL_OPERATIONS = {
   quota: { method: 'GET', path: '/v1/quota', query: [] },
   tlds: { method: 'GET', path: '/v1/tlds', query: [] },
   tld: { method: 'GET', path: '/v1/tlds/{tld}', query: [] },
+  tldDrops: { method: 'GET', path: '/v1/tlds/{tld}/drops', query: [] },
   sample: { method: 'GET', path: '/v1/sample', query: ['domain'] },
   // Managing saved filters, delivery targets, deliveries and the watchlist: never counted.
   deliveries: { method: 'GET', path: '/v1/deliveries', query: ['filter_id', 'limit', 'offset'] },

@@ -72,6 +72,11 @@ for (const target of databaseTargets()) {
       assert.ok(tlds.length >= 1_400, `${tlds.length} TLDs`);
       const com = await starter.tld('.COM');
       assert.deepEqual([com.tld, com.answered_by, com.availability], ['com', 'rdap', 'full']);
+      const quotaBefore = (await starter.quota()).used;
+      const drops = await starter.tldDrops('.COM');
+      assert.equal(drops.tld, 'com');
+      assert.equal(typeof drops.forecast_error.drops, 'number');
+      assert.equal((await starter.quota()).used, quotaBefore, 'the drop report is not counted');
 
       const suggestions = await starter.suggest('coffee', { tld: ['com', 'net'] });
       assert.ok(suggestions.length <= 20);
