@@ -195,6 +195,7 @@ async function domainIntelPages(context: BrowserContext, width: string, dataDir:
     ['dashboard-filters', '/dashboard/filters'],
     ['dashboard-deliveries', '/dashboard/deliveries'],
     ['dashboard-watchlist', '/dashboard/watchlist'],
+    ['dashboard-forecasts', '/dashboard/forecasts'],
   ] as const) {
     await page.goto(`${di}${url}`);
     await shot(name);

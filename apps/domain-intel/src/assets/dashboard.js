@@ -63,6 +63,45 @@
     });
   }
 
+  const forecast = readData('forecast-data');
+  if (forecast && Chart && document.getElementById('window-chart')) {
+    new Chart(document.getElementById('window-chart'), {
+      type: 'bar',
+      data: {
+        labels: forecast.tlds,
+        datasets: [
+          { label: 'Inside the window', data: forecast.inside, backgroundColor: palette[2] },
+          { label: 'Outside', data: forecast.outside, backgroundColor: palette[3] },
+        ],
+      },
+      options: {
+        maintainAspectRatio: false,
+        animation: false,
+        scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true, ticks: { precision: 0 } } },
+      },
+    });
+  }
+  if (forecast && Chart && document.getElementById('forecast-chart')) {
+    const bar = (label, data, color) => ({ label, data, backgroundColor: color });
+    new Chart(document.getElementById('forecast-chart'), {
+      type: 'bar',
+      data: {
+        labels: forecast.tlds,
+        datasets: [
+          bar('Early, p90', forecast.earlyP90, '#9db7f0'),
+          bar('Early, p50', forecast.earlyP50, palette[0]),
+          bar('Late, p50', forecast.lateP50, palette[1]),
+          bar('Late, p90', forecast.lateP90, '#f3c48a'),
+        ],
+      },
+      options: {
+        maintainAspectRatio: false,
+        animation: false,
+        scales: { y: { title: { display: true, text: 'minutes (late > 0, early < 0)' } } },
+      },
+    });
+  }
+
   for (const form of document.querySelectorAll('form[data-confirm]')) {
     form.addEventListener('submit', (event) => {
       if (!window.confirm(form.dataset.confirm)) event.preventDefault();

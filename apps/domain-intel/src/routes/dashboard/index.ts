@@ -13,6 +13,7 @@ import { billingRoutes } from './billing.ts';
 import { bulkCheckRoutes } from './bulk-checks.ts';
 import { deliveryRoutes } from './delivery.ts';
 import { feedRoutes } from './feed.ts';
+import { forecastRoutes } from './forecasts.ts';
 import { signInLinkRoutes } from './sign-in-link.ts';
 import { watchlistRoutes } from './watchlist.ts';
 
@@ -55,6 +56,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
   accountRoutes(app, sessions, signInLinks);
   billingRoutes(app, sessions);
   feedRoutes(app, sessions);
+  forecastRoutes(app, sessions);
   deliveryRoutes(app, sessions);
   watchlistRoutes(app, sessions);
   bulkCheckRoutes(app, sessions);
