@@ -167,6 +167,11 @@ export function statusSince(input: {
   return seenSince;
 }
 
+/** A time (or ms after midnight) as its time of day, "HH:MM" UTC: timeOfDay's inverse. */
+export function formatTimeOfDay(time: number): string {
+  return new Date(((time % DAY) + DAY) % DAY).toISOString().slice(11, 16);
+}
+
 /** "HH:MM" (UTC) as ms after midnight. */
 export function timeOfDay(text: string): number {
   const [hours = 0, minutes = 0] = text.split(':').map(Number);

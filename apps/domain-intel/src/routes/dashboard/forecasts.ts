@@ -1,12 +1,8 @@
 import type { DashboardSessions } from '../../dashboard/session-store.ts';
 import { jsonForScript } from '../../dashboard/view-data.ts';
 import { findViewer, noStore } from '../../dashboard/viewer.ts';
-import type { ForecastErrorSummary } from '../../lifecycle/index.ts';
+import { type ForecastErrorSummary, formatTimeOfDay } from '../../lifecycle/index.ts';
 import type { DashboardApp } from './forms.ts';
-
-const DAY = 86_400_000;
-/** ms after 00:00 UTC as HH:MM. */
-const hhmm = (time: number) => new Date(((time % DAY) + DAY) % DAY).toISOString().slice(11, 16);
 
 /**
  * Drop forecasts in the dashboard: per tracked TLD the registry's batch time and the error of
@@ -23,7 +19,7 @@ export function forecastRoutes(app: DashboardApp, sessions: DashboardSessions): 
         const report = await lifecycle.dropReport(tld);
         return {
           tld,
-          batchTime: report.batchTimeOfDay === null ? null : hhmm(report.batchTimeOfDay),
+          batchTime: report.batchTimeOfDay === null ? null : formatTimeOfDay(report.batchTimeOfDay),
           batchTimeSource: report.batchTimeSource,
           days: report.calendar.length,
           lastDay: report.calendar.at(-1) ?? null,
@@ -46,7 +42,7 @@ export function forecastRoutes(app: DashboardApp, sessions: DashboardSessions): 
     return noStore(reply).view('dashboard/forecasts', {
       viewer,
       tlds,
-      hhmm,
+      hhmm: formatTimeOfDay,
       anyError,
       chartJson: jsonForScript(chart),
       csrfToken: reply.generateCsrf(),

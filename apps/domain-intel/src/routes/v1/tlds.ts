@@ -3,7 +3,7 @@ import { Envelope, EnvelopeWithMeta, ListMeta, TldDataSources, TldDrops, TldInfo
 import { appError } from '../../error-catalogue.ts';
 import { ok } from '../../http/envelope.ts';
 import { errorResponses, keyedErrorResponses } from '../../http/schemas.ts';
-import type { DropReport } from '../../lifecycle/index.ts';
+import { type DropReport, formatTimeOfDay } from '../../lifecycle/index.ts';
 import { describeTlds } from '../../registry/tld-directory.ts';
 
 const tldsRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -91,10 +91,7 @@ const tldsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }
 };
 
-const DAY = 86_400_000;
 const iso = (time: number) => new Date(time).toISOString();
-/** ms after 00:00 UTC (or a time) as HH:MM UTC. */
-const hhmm = (time: number) => iso(((time % DAY) + DAY) % DAY).slice(11, 16);
 
 /** The answer of /v1/tlds/{tld}/drops (a TLD the feed does not track has nothing learned and no drops). */
 function tldDrops(tld: string, dropFeed: boolean, report: DropReport): TldDrops {
@@ -107,9 +104,13 @@ function tldDrops(tld: string, dropFeed: boolean, report: DropReport): TldDrops 
   return {
     tld,
     drop_feed: dropFeed,
-    batch_time: report.batchTimeOfDay === null ? null : hhmm(report.batchTimeOfDay),
+    batch_time: report.batchTimeOfDay === null ? null : formatTimeOfDay(report.batchTimeOfDay),
     batch_time_source: report.batchTimeSource,
-    calendar: report.calendar.map((day) => ({ date: day.day, first: hhmm(day.firstAt), last: hhmm(day.lastAt) })),
+    calendar: report.calendar.map((day) => ({
+      date: day.day,
+      first: formatTimeOfDay(day.firstAt),
+      last: formatTimeOfDay(day.lastAt),
+    })),
     forecast_error: {
       from: iso(report.from),
       to: iso(report.to),
