@@ -130,6 +130,31 @@ describe('the demo shows billing, a drop and a delivery end to end (npm start in
     await page.getByRole('heading', { name: 'Account', exact: true }).waitFor();
   }
 
+  it('shows drop forecasts after its replay: windows on pending-delete rows, a learned batch and its error', async () => {
+    const get = async (path: string) =>
+      (await (await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${key}` } })).json()) as {
+        data: Record<string, unknown>[] & Record<string, unknown>;
+      };
+    const pending = (await get('/v1/domains?status=pending-delete&limit=5')).data;
+    assert.ok(pending.length > 0, 'the replay leaves names in pending delete');
+    for (const row of pending) {
+      const [earliest, expected, latest] = [
+        row.expected_drop_earliest,
+        row.expected_drop_at,
+        row.expected_drop_latest,
+      ].map((time) => Date.parse(String(time)));
+      assert.ok(earliest! <= expected! && expected! <= latest!, JSON.stringify(row));
+    }
+    const drops = (await get('/v1/tlds/com/drops')).data as unknown as {
+      batch_time_source: string | null;
+      calendar: unknown[];
+      forecast_error: { drops: number };
+    };
+    assert.equal(drops.batch_time_source, 'learned');
+    assert.ok(drops.calendar.length > 0, 'the batch calendar holds the replayed days');
+    assert.ok(drops.forecast_error.drops > 0, 'drops verified with their forecast');
+  });
+
   it('signs in with the demo account and upgrades Starter to Enterprise through Checkout', async () => {
     assert.match(banner, /Demo key \(Starter\)/);
     await signIn();
