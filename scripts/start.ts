@@ -19,6 +19,7 @@ import path from 'node:path';
 import { ConfigError, emptyIsUnset, loadConfig, newSecret, portNumber } from '@repo/server-kit';
 import { startUpstreamSim } from '@repo/upstream-sim';
 import { advanceDemo } from 'domain-intel/demo/demo-advance.ts';
+import { DEMO_BRAND, DEMO_BRAND_EMAIL, seedBrandAlert } from 'domain-intel/demo/demo-brand.ts';
 import { startDemoControl } from 'domain-intel/demo/demo-control.ts';
 import { DEMO_EMAIL, replaceDemoKey } from 'domain-intel/demo/demo-key.ts';
 import { runDemoPipeline } from 'domain-intel/demo/demo-pipeline.ts';
@@ -107,10 +108,26 @@ const domainIntelConfig = loadDomainIntelConfig({
 const domainIntel = await buildDomainIntel(domainIntelConfig, { clock });
 const { ctx } = domainIntel;
 
+// The control server (and its webhook inbox) listens before the replay: the brand alert fires into it then.
+const control = await startDemoControl({
+  host,
+  port: settings.DEMO_PORT,
+  anyPortIfTaken: !process.env.DEMO_PORT,
+  dataDir,
+  now: () => demoWorld.now(),
+  advance: (days) => advanceDemo(ctx, demoWorld, sim.stripe, { days, progress: silentProgress }),
+  aboutToDrop: () =>
+    [...world.domains.values()]
+      .filter((domain) => domain.status.includes('pending delete'))
+      .map((domain) => domain.name)
+      .sort(),
+});
+
 if (demoWorld.needsReplay) {
   log(`Replaying ${DEMO_DAYS} simulated days of zone files through the pipeline (first start only)…`);
   replaying = true;
   try {
+    await seedBrandAlert(ctx, control.inboxUrl);
     await runDemoPipeline(ctx, churn, { days: DEMO_DAYS, progress: logProgress(log) });
     await demoWorld.markReplayed();
   } finally {
@@ -151,20 +168,6 @@ const sampleApp = await startSampleApp({
   env: { ...env, APP_SECRET: sampleAppSecret },
 });
 
-const control = await startDemoControl({
-  host,
-  port: settings.DEMO_PORT,
-  anyPortIfTaken: !process.env.DEMO_PORT,
-  dataDir,
-  now: () => demoWorld.now(),
-  advance: (days) => advanceDemo(ctx, demoWorld, sim.stripe, { days, progress: silentProgress }),
-  aboutToDrop: () =>
-    [...world.domains.values()]
-      .filter((domain) => domain.status.includes('pending delete'))
-      .map((domain) => domain.name)
-      .sort(),
-});
-
 // The demo account's plan as it stands (Starter at first; whatever the dashboard's Stripe checkout made it).
 const demoAccount = await ctx.accounts.summary(DEMO_EMAIL);
 const demoPlan = `${PLANS[demoAccount.plan].name}${demoAccount.subscription.status === 'ended' ? ', ended' : ''}`;
@@ -174,6 +177,14 @@ const mailGoes =
   ctx.mailer?.transport === 'outbox'
     ? `written to ${path.join(dataDir, 'outbox')}/*.eml, each with its plain text beside it as .txt`
     : `through ${ctx.mailer?.transport ?? 'nothing'}`;
+
+// The brand alerts the inbox received (the first start's replay fires them; later starts begin with an empty inbox).
+const brandAlerts = control.inbox
+  .flatMap(
+    (entry) => (entry.body as { data?: { rows?: { domain: string; match?: { kind: string } }[] } }).data?.rows ?? [],
+  )
+  .filter((row) => row.match)
+  .map((row) => `${row.domain} (${row.match!.kind})`);
 
 // Ctrl+C stops everything in order; listened for before the banner, which tells whoever reads it that it may.
 let stopping = false;
@@ -207,4 +218,5 @@ Upstream simulator        ${sim.url}   (Stripe's Checkout and portal too)
 
 Advance the simulated world   npm run demo -- advance --days 1   (zone files, drops, deliveries, Stripe's clock)
 Webhook inbox                 ${control.inboxUrl}   (a webhook target to try; npm run demo -- inbox lists what came)
+Brand alert                   "${DEMO_BRAND}" lookalikes for ${DEMO_BRAND_EMAIL}: ${brandAlerts.length > 0 ? `${brandAlerts.join(', ')} in the inbox` : 'fired on the first start (its replay)'}
 `);

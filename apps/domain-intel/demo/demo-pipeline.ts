@@ -8,6 +8,7 @@ import {
   runHourlyPipeline,
 } from '../src/jobs/pipeline.ts';
 import { type JobProgress, silentProgress } from '../src/jobs/progress.ts';
+import { DEMO_BRAND_LOOKALIKES } from './demo-brand.ts';
 
 /**
  * Churn settings that make a few simulated days show the whole lifecycle: names expire within
@@ -22,6 +23,8 @@ export const DEMO_CHURN_OPTIONS: Omit<ZoneChurnOptions, 'seed'> = {
   newPerDay: 2,
   redemptionDays: 1,
   pendingDeleteDays: 1,
+  // Lookalikes of the demo's brand, so its brand alert fires (demo-brand.ts).
+  scheduledRegistrations: DEMO_BRAND_LOOKALIKES,
 };
 
 export interface DemoDay {

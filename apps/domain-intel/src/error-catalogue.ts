@@ -409,6 +409,12 @@ export const errorCatalogue = defineErrorCatalogue({
     meaning: 'A filter parameter was given twice.',
     action: 'Give each filter once.',
   },
+  invalid_brand_term: {
+    status: 400,
+    meaning:
+      'A brand term is one domain label without TLD of 3-63 characters: letters (any script), digits and inner hyphens.',
+    action: 'Give the brand as a label, e.g. brand=paypal (not paypal.com, not a one- or two-letter term).',
+  },
   filter_name_taken: {
     status: 409,
     meaning: 'The account already has a saved filter with this name.',

@@ -153,7 +153,12 @@ export class DomainIntelClient {
     const filter = typeof input.filter === 'string' ? input.filter : filterQueryString(input.filter);
     return this.#send<SavedFilter>(
       'createFilter',
-      { name: input.name, filter, ...(input.targetIds ? { target_ids: input.targetIds } : {}) },
+      {
+        name: input.name,
+        filter,
+        ...(input.brand !== undefined ? { brand: input.brand } : {}),
+        ...(input.targetIds ? { target_ids: input.targetIds } : {}),
+      },
       options,
     );
   }

@@ -7,6 +7,8 @@ import type { FeedRecord } from '@repo/contracts/domain-intel';
 export type {
   AccountEventType,
   Availability,
+  BrandMatch,
+  BrandMatchKind,
   BulkCheck,
   BulkCheckStatus,
   CreatedDeliveryTarget,
@@ -14,6 +16,7 @@ export type {
   DeliveryTarget,
   EventData,
   FeedRecord,
+  FilterBatchRow,
   Quota,
   SavedFilter,
   Suggestion,
@@ -89,6 +92,11 @@ export interface RateLimit {
 export interface NewSavedFilter {
   name: string;
   filter: FeedFilters | string;
+  /**
+   * A brand term (`paypal`: a label without TLD, 3-63 characters, IDN allowed): only rows whose
+   * label is it or a lookalike are delivered, each row's `match` saying which kind.
+   */
+  brand?: string;
   /** Where its batches go (Enterprise); none: the dashboard only. */
   targetIds?: string[];
 }

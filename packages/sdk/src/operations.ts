@@ -34,7 +34,12 @@ export const DOMAIN_INTEL_OPERATIONS = {
   deliveries: { method: 'GET', path: '/v1/deliveries', query: ['filter_id', 'limit', 'offset'] },
   watchlist: { method: 'GET', path: '/v1/watchlist', query: ['limit', 'offset'] },
   filters: { method: 'GET', path: '/account/filters', query: [] },
-  createFilter: { method: 'POST', path: '/account/filters', query: [], body: ['name', 'filter', 'target_ids'] },
+  createFilter: {
+    method: 'POST',
+    path: '/account/filters',
+    query: [],
+    body: ['name', 'filter', 'brand', 'target_ids'],
+  },
   deleteFilter: { method: 'DELETE', path: '/account/filters/{id}', query: [] },
   targets: { method: 'GET', path: '/account/targets', query: [] },
   createTarget: { method: 'POST', path: '/account/targets', query: [], body: ['kind', 'address'] },

@@ -184,6 +184,7 @@ const FIELDS = {
     filter_id: 1,
     name: 1,
     filter: 1,
+    brand: 1,
     target_ids: 1,
     paused: 1,
     created_at: 1,

@@ -1,5 +1,6 @@
 import { wholeNumber } from '@repo/server-kit/cli';
 import type { Command } from 'commander';
+import { normalizeBrandTerm } from '../brand/brand-term.ts';
 import type { AppContext } from '../context.ts';
 import { callerOf } from './account-caller.ts';
 import { jobRunner } from './job-runner.ts';
@@ -17,39 +18,57 @@ export function registerDeliveryCommands(program: Command, getContext: GetContex
     .requiredOption('--email <email>', 'e-mail address of the account')
     .requiredOption('--name <name>', 'a name for the filter')
     .requiredOption('--filter <query>', 'the filter as a query string, e.g. "tld=com&min_da=20"')
+    .option('--brand <term>', 'a brand term (e.g. paypal): deliver only the names that look like it')
     .option('--webhook <url>', 'also create a webhook target (Enterprise) and deliver to it')
     .option('--json', 'print JSON')
-    .action(async (options: { email: string; name: string; filter: string; webhook?: string; json?: boolean }) => {
-      const ctx = await getContext();
-      const caller = await callerOf(ctx, options.email);
-      // Check the filter and the plan before creating a target, so a refusal leaves nothing behind.
-      ctx.savedFilters.canonical(options.filter);
-      if (options.webhook) ctx.savedFilters.assertDeliveryAllowed(caller.plan);
-      const target = options.webhook
-        ? await ctx.targets.create(caller, { kind: 'webhook', address: options.webhook })
-        : null;
-      const filter = await ctx.savedFilters
-        .create(caller, { name: options.name, filter: options.filter, targetIds: target ? [target.target_id] : [] })
-        .catch(async (error: unknown) => {
-          // Refused after all (the plan's limit, a taken name): the new target goes too.
-          if (target) await ctx.targets.remove(caller.accountId, target.target_id);
-          throw error;
-        });
-      printResult(
-        Boolean(options.json),
-        {
-          filter_id: filter.filter_id,
-          name: filter.name,
-          filter: filter.filter,
-          ...(target ? { target_id: target.target_id, webhook: target.address, secret: target.secret } : {}),
-        },
-        () =>
-          `Saved filter ${filter.filter_id} "${filter.name}": ${filter.filter}` +
-          (target
-            ? `\nWebhook ${target.address} (${target.target_id}); signing secret, shown once: ${target.secret}`
-            : ''),
-      );
-    });
+    .action(
+      async (options: {
+        email: string;
+        name: string;
+        filter: string;
+        brand?: string;
+        webhook?: string;
+        json?: boolean;
+      }) => {
+        const ctx = await getContext();
+        const caller = await callerOf(ctx, options.email);
+        // Check the filter and the plan before creating a target, so a refusal leaves nothing behind.
+        ctx.savedFilters.canonical(options.filter);
+        if (options.brand !== undefined) normalizeBrandTerm(options.brand);
+        if (options.webhook) ctx.savedFilters.assertDeliveryAllowed(caller.plan);
+        const target = options.webhook
+          ? await ctx.targets.create(caller, { kind: 'webhook', address: options.webhook })
+          : null;
+        const filter = await ctx.savedFilters
+          .create(caller, {
+            name: options.name,
+            filter: options.filter,
+            brand: options.brand,
+            targetIds: target ? [target.target_id] : [],
+          })
+          .catch(async (error: unknown) => {
+            // Refused after all (the plan's limit, a taken name): the new target goes too.
+            if (target) await ctx.targets.remove(caller.accountId, target.target_id);
+            throw error;
+          });
+        printResult(
+          Boolean(options.json),
+          {
+            filter_id: filter.filter_id,
+            name: filter.name,
+            filter: filter.filter,
+            brand: filter.brand,
+            ...(target ? { target_id: target.target_id, webhook: target.address, secret: target.secret } : {}),
+          },
+          () =>
+            `Saved filter ${filter.filter_id} "${filter.name}": ${filter.filter}` +
+            (filter.brand ? ` (brand alert: ${filter.brand})` : '') +
+            (target
+              ? `\nWebhook ${target.address} (${target.target_id}); signing secret, shown once: ${target.secret}`
+              : ''),
+        );
+      },
+    );
   filters
     .command('list')
     .description('The saved filters of an account')

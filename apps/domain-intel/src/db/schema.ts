@@ -232,6 +232,8 @@ export interface SavedFilterTable {
   query: string;
   /** The query string as its owner typed it, shown in the dashboard; null: given as an object, or saved before. */
   as_typed: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A brand term (normalised label): the filter delivers only rows resembling it; null: a plain filter. */
+  brand: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: number;
   /** Feed rows updated before this were matched already. */
   matched_through: number;

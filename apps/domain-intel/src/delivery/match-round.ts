@@ -1,5 +1,6 @@
 import type { FeedFilters } from '@repo/feed-index';
 import type { Selectable } from 'kysely';
+import { type BrandHit, brandHits } from '../brand/brand-round.ts';
 import type { FeedDomainTable } from '../db/schema.ts';
 import { FEED_COLUMNS, type FeedRowData, toFeedRecord } from '../feed/feed-row.ts';
 import type { MatchedRow } from './outbox.ts';
@@ -15,6 +16,8 @@ export interface RoundFilter {
   filters: FeedFilters;
   /** Rows updated before this (less the margin) were matched in an earlier round. */
   matchedThrough: number;
+  /** A brand term (brand/brand-term.ts): only rows whose label resembles it, each saying why. */
+  brand?: string | null;
 }
 
 /**
@@ -30,6 +33,8 @@ export class RoundRows {
   readonly #matched: MatchedRow[];
   /** Scratch marks for putting many positions in order without sorting them. */
   readonly #marks: Uint8Array;
+  /** Scratch marks of one brand filter's plain matches. */
+  readonly #brandMarks: Uint8Array;
 
   constructor(rows: readonly RoundRow[], now: number) {
     this.ordered = [...rows].sort(
@@ -42,6 +47,24 @@ export class RoundRows {
       record: toFeedRecord(row, now),
     }));
     this.#marks = new Uint8Array(rows.length);
+    this.#brandMarks = new Uint8Array(rows.length);
+  }
+
+  /**
+   * A brand filter's batch: those of its brand hits (in delivery order) among the positions its
+   * other filters match and updated since `from`, each record carrying why it matched.
+   */
+  brandBatch(hits: readonly BrandHit[], positions: Uint32Array, from: number): MatchedRow[] {
+    const marks = this.#brandMarks;
+    for (let k = 0; k < positions.length; k++) marks[positions[k]!] = 1;
+    const batch: MatchedRow[] = [];
+    for (const { position, match } of hits) {
+      if (marks[position] === 0 || this.ordered[position]!.updated_at < from) continue;
+      const row = this.#matched[position]!;
+      batch.push({ ...row, record: { ...row.record, match } });
+    }
+    for (let k = 0; k < positions.length; k++) marks[positions[k]!] = 0;
+    return batch;
   }
 
   /**
@@ -76,13 +99,18 @@ export class RoundRows {
   }
 }
 
+function* brandTerms(filters: readonly RoundFilter[]): Generator<string> {
+  for (const filter of filters) if (filter.brand) yield filter.brand;
+}
+
 /**
  * Every filter's candidate batch of one round: the rows it matches among `rows` that were
  * updated since its watermark (less `marginMs`), oldest status change first, as the records the
  * batch sends. All filters are matched against one RowIndex of the rows, one filter at a time
  * (the caller records each batch before the next is made, so memory holds one filter's matches
  * beside the day's records); filters with no match are skipped. The outbox then drops what a
- * filter has had already.
+ * filter has had already. A brand filter takes, of the rows its other filters match, those whose
+ * label resembles its term (brand/: every term's hits found in one pass over the rows).
  */
 export function* matchRound(
   rows: readonly RoundRow[],
@@ -92,8 +120,16 @@ export function* matchRound(
 ): Generator<[filterId: string, matched: MatchedRow[]]> {
   const round = new RoundRows(rows, now);
   const index = new RowIndex(round.ordered);
+  const brands = brandHits(round.ordered, brandTerms(filters));
   for (const filter of filters) {
     const from = filter.matchedThrough - marginMs;
+    if (filter.brand) {
+      const hits = brands.get(filter.brand);
+      if (!hits) continue; // nothing resembles the term: its other filters need not run
+      const batch = round.brandBatch(hits, index.match(filter.filters, now), from);
+      if (batch.length > 0) yield [filter.id, batch];
+      continue;
+    }
     const matched = index.match(filter.filters, now);
     const positions =
       from <= round.oldestUpdate ? matched : matched.filter((i) => round.ordered[i]!.updated_at >= from);

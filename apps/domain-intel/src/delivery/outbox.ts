@@ -1,4 +1,4 @@
-import type { Delivery, FeedRecord, FilterBatchData } from '@repo/contracts/domain-intel';
+import type { Delivery, FilterBatchData, FilterBatchRow } from '@repo/contracts/domain-intel';
 import type { Clock } from '@repo/server-kit';
 import { RETRY_WINDOW_MS, retryDelay } from '@repo/webhooks/retry-schedule';
 import { type Kysely, sql } from 'kysely';
@@ -33,7 +33,7 @@ export interface MessageBody<T = unknown> {
 export interface MatchedRow {
   domain: string;
   episode: number;
-  record: FeedRecord;
+  record: FilterBatchRow;
 }
 
 export interface DueDelivery {

@@ -8,6 +8,7 @@ import type { Caller } from '../accounts/caller.ts';
 import { newId } from '../accounts/ids.ts';
 import { planRequired } from '../accounts/plan-required.ts';
 import type { Plan } from '../accounts/plans.ts';
+import { normalizeBrandTerm } from '../brand/brand-term.ts';
 import type { DB } from '../db/schema.ts';
 import { appError } from '../error-catalogue.ts';
 import { parseFeedFilters } from '../feed/feed-params.ts';
@@ -19,6 +20,8 @@ export interface ActiveFilter {
   accountId: string;
   name: string;
   filters: FeedFilters;
+  /** The brand term whose lookalikes it delivers (null: a plain filter). */
+  brand: string | null;
   matchedThrough: number;
   nextSequence: number;
 }
@@ -96,10 +99,11 @@ export class SavedFilters {
 
   async create(
     caller: Pick<Caller, 'accountId' | 'plan'>,
-    input: { name: unknown; filter: FilterInput; targetIds?: readonly string[] },
+    input: { name: unknown; filter: FilterInput; brand?: unknown; targetIds?: readonly string[] },
   ): Promise<SavedFilterView> {
     const name = validName(input.name, 'filter');
     const { query } = this.canonical(input.filter);
+    const brand = input.brand === undefined || input.brand === null ? null : normalizeBrandTerm(input.brand);
     const asTyped = typeof input.filter === 'string' ? input.filter.trim() : null;
     const targetIds = [...new Set(input.targetIds ?? [])];
     if (targetIds.length > 0) this.assertDeliveryAllowed(caller.plan);
@@ -142,6 +146,7 @@ export class SavedFilters {
           name,
           query,
           as_typed: asTyped,
+          brand,
           created_at: now,
           matched_through: now,
         })
@@ -160,7 +165,7 @@ export class SavedFilters {
     const [rows, links] = await Promise.all([
       this.db
         .selectFrom('saved_filters')
-        .select(['id', 'name', 'query', 'as_typed', 'created_at'])
+        .select(['id', 'name', 'query', 'as_typed', 'brand', 'created_at'])
         .where('account_id', '=', accountId)
         .orderBy('created_at', 'asc')
         .orderBy('id', 'asc')
@@ -177,6 +182,7 @@ export class SavedFilters {
       name: row.name,
       filter: row.query,
       as_typed: row.as_typed ?? row.query,
+      brand: row.brand,
       target_ids: links.filter((link) => link.filter_id === row.id).map((link) => link.target_id),
       paused: index >= plan.maxSavedFilters,
       created_at: new Date(row.created_at).toISOString(),
@@ -201,7 +207,7 @@ export class SavedFilters {
   async active(plans: (accountIds: string[]) => Promise<Map<string, { plan: Plan }>>): Promise<ActiveFilter[]> {
     const rows = await this.db
       .selectFrom('saved_filters')
-      .select(['id', 'account_id', 'name', 'query', 'matched_through', 'next_sequence', 'created_at'])
+      .select(['id', 'account_id', 'name', 'query', 'brand', 'matched_through', 'next_sequence', 'created_at'])
       .orderBy('account_id')
       .orderBy('created_at', 'asc')
       .orderBy('id', 'asc')
@@ -219,6 +225,7 @@ export class SavedFilters {
         accountId: row.account_id,
         name: row.name,
         filters: this.canonical(row.query).filters,
+        brand: row.brand,
         matchedThrough: row.matched_through,
         nextSequence: row.next_sequence,
       });

@@ -44,6 +44,11 @@ const FIELD_RULES: Readonly<Record<string, Readonly<Record<string, FieldRule>>>>
         '/v1/domains filter parameters whose values are text, numbers or true/false.',
       { details: { field: 'filter' } },
     ),
+    brand: fixed(
+      'invalid_brand_term',
+      'brand must be text: one domain label without TLD of 3-63 characters, such as "paypal".',
+      { details: { parameter: 'brand' } },
+    ),
     target_ids: fixed(
       'invalid_request',
       'target_ids must be a list of at most 20 target ids (tgt_…) as GET /account/targets lists them.',

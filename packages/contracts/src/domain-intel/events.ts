@@ -1,5 +1,6 @@
 import { type Static, type TObject, type TSchema, Type } from 'typebox';
 import { Literals, Nullable } from '../schema-helpers.ts';
+import { BrandMatch } from './brand.ts';
 import { FeedRecord } from './feed.ts';
 import { WATCH_STATUSES, WatchEvidence } from './management.ts';
 
@@ -50,6 +51,13 @@ export const WATCH_TRANSITIONS = [
 ] as const;
 export type WatchTransitionKind = (typeof WATCH_TRANSITIONS)[number];
 
+/** A row of a filter batch: the /v1/domains record, and for a brand filter why it matched. */
+export const FilterBatchRow = Type.Object({
+  ...FeedRecord.properties,
+  match: Type.Optional(BrandMatch),
+});
+export type FilterBatchRow = Static<typeof FilterBatchRow>;
+
 export const FilterBatchEvent = eventOf(
   'filter.batch',
   Type.Object({
@@ -57,8 +65,9 @@ export const FilterBatchEvent = eventOf(
     filter_id: Type.String({ description: 'The saved filter' }),
     filter_name: Type.String({ description: 'Its name when the batch was made' }),
     sequence: Type.Integer({ description: 'Consecutive per filter, from 1: a gap means a batch is still coming' }),
-    rows: Type.Array(FeedRecord, {
-      description: 'The rows new to this filter (the /v1/domains record), at most 1,000 a batch',
+    rows: Type.Array(FilterBatchRow, {
+      description:
+        'The rows new to this filter (the /v1/domains record, with `match` for a brand filter), at most 1,000 a batch',
     }),
   }),
   'New feed rows matching a saved filter, after a daily run or an hourly verification round. Each row goes to a filter once; batches arrive in sequence order per target.',

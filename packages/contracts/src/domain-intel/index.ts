@@ -1,5 +1,6 @@
 /** Every response record of the Domain Intelligence API, one file per area. */
 export * from './availability.ts';
+export * from './brand.ts';
 export * from './bulk-checks.ts';
 export * from './envelope.ts';
 export * from './events.ts';

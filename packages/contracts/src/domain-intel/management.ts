@@ -12,6 +12,13 @@ export const SavedFilter = Type.Object({
   filter_id: Type.String({ examples: ['flt_5Hq…'] }),
   name: Type.String(),
   filter: Type.String({ description: 'The filter as /v1/domains query parameters', examples: ['tld=com&min_da=20'] }),
+  brand: Nullable(
+    Type.String({
+      description:
+        'A brand term: only rows whose label is it or a lookalike (typo, homoglyph, hyphen or digit added, containing it) are delivered, each with `match` saying why',
+      examples: ['paypal'],
+    }),
+  ),
   target_ids: Type.Array(Type.String(), { description: 'Where its batches go (none: the dashboard only)' }),
   paused: Type.Boolean({ description: "Over the plan's saved-filter limit (after a downgrade): kept, not matched" }),
   created_at: time('When it was saved'),

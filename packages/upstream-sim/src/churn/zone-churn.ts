@@ -26,6 +26,12 @@ export interface ZoneChurnOptions {
   redemptionDays?: number;
   /** Days in pending delete before the purge (5 at real registries). */
   pendingDeleteDays?: number;
+  /**
+   * Names registered on a given day besides the random ones (`day` 1 is the first advanceDay),
+   * e.g. the demo's lookalikes of a brand; they draw no random numbers, so the rest of the
+   * world is the same with or without them.
+   */
+  scheduledRegistrations?: readonly { day: number; name: string }[];
 }
 
 /** What one simulated day did, by name. */
@@ -53,6 +59,8 @@ export class ZoneChurn {
   /** Labels shared across TLDs, so the same label is registered in several (alt-TLD demand). */
   readonly #labelPool: string[] = [];
   #purgedYesterday: string[] = [];
+  /** Days advanced so far. */
+  #day = 0;
 
   constructor(
     readonly world: SimWorld,
@@ -68,6 +76,7 @@ export class ZoneChurn {
       newPerDay: 2,
       redemptionDays: 30,
       pendingDeleteDays: 5,
+      scheduledRegistrations: [],
       ...options,
     };
     this.#random = seededRandom(options.seed);
@@ -98,6 +107,7 @@ export class ZoneChurn {
   /** Moves the world's clock one day on and applies that day's registry events. */
   advanceDay(): ChurnDay {
     this.world.advance(DAY);
+    this.#day += 1;
     const now = this.world.now();
     const day: ChurnDay = {
       date: new Date(now).toISOString().slice(0, 10),
@@ -153,6 +163,11 @@ export class ZoneChurn {
         this.#registerNew(name, YEAR, { fresh: true });
         day.registered.push(name);
       }
+    }
+    for (const { day: on, name } of this.#options.scheduledRegistrations) {
+      if (on !== this.#day || this.world.get(name)) continue;
+      this.#registerNew(name, YEAR, { fresh: true });
+      day.registered.push(name);
     }
     return day;
   }

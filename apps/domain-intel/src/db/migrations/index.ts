@@ -19,6 +19,7 @@ import { rdapRateEstimatesMigration } from './0096_rdap_rate_estimates.ts';
 import { savedFilterAsTypedMigration } from './0097_saved_filter_as_typed.ts';
 import { bulkChecksMigration } from './0150_bulk_checks.ts';
 import { dropForecastsMigration } from './0160_drop_forecasts.ts';
+import { savedFilterBrandMigration } from './0170_saved_filter_brand.ts';
 import { quotaRequestIdsMigration } from './0190_quota_request_ids.ts';
 
 /**
@@ -46,5 +47,6 @@ export const migrations: MigrationSet = (dialect) => ({
   '0097_saved_filter_as_typed': savedFilterAsTypedMigration(),
   '0150_bulk_checks': bulkChecksMigration(dialect),
   '0160_drop_forecasts': dropForecastsMigration(dialect),
+  '0170_saved_filter_brand': savedFilterBrandMigration(),
   '0190_quota_request_ids': quotaRequestIdsMigration(dialect),
 });

@@ -30,7 +30,9 @@ const filtersRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'Any combination of the /v1/domains filters, as a query string (`tld=com&min_da=20`) or an object. ' +
           'Its new matches are delivered after every daily run and hourly round to its targets (Enterprise) ' +
-          'and shown in the dashboard. The plan table limits how many an account keeps (403 plan_limit_reached).',
+          'and shown in the dashboard. The plan table limits how many an account keeps (403 plan_limit_reached). ' +
+          'With `brand` (a label without TLD, at least 3 characters) only the rows whose label resembles it are ' +
+          'delivered, each with `match: {brand, kind, label}` (docs/design/brand-alerts.md).',
         tags: ['management'],
         body: Type.Object({
           name: Type.String({ maxLength: 200 }),
@@ -38,14 +40,26 @@ const filtersRoutes: FastifyPluginAsyncTypebox = async (app) => {
             Type.String({ maxLength: 2_000 }),
             Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()])),
           ]),
+          brand: Type.Optional(
+            Type.String({
+              maxLength: 500,
+              description:
+                'A brand term, e.g. `paypal` (a label without TLD; IDN allowed): brand alerts with lookalikes',
+            }),
+          ),
           target_ids: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 20 })),
         }),
         response: { 201: Envelope(SavedFilter), ...managementErrors },
       },
     },
     async (request, reply) => {
-      const { name, filter, target_ids } = request.body;
-      const view = await savedFilters.create(callerOf(request), { name, filter, targetIds: target_ids ?? [] });
+      const { name, filter, brand, target_ids } = request.body;
+      const view = await savedFilters.create(callerOf(request), {
+        name,
+        filter,
+        brand,
+        targetIds: target_ids ?? [],
+      });
       return reply.status(201).send(ok(request, view));
     },
   );

@@ -16,7 +16,7 @@ const NOTICES: Record<string, string> = {
   redelivered: 'Queued again: the same batch, with the same id, goes out within a minute.',
 };
 
-const FilterForm = Type.Object({ name: FormField, filter: FormField, target_id: FormField });
+const FilterForm = Type.Object({ name: FormField, filter: FormField, brand: FormField, target_id: FormField });
 const TargetForm = Type.Object({ kind: FormField, address: FormField });
 const FilterParams = Type.Object({ filterId: Type.String() });
 const TargetParams = Type.Object({ targetId: Type.String() });
@@ -98,11 +98,16 @@ export function deliveryRoutes(app: DashboardApp, sessions: DashboardSessions): 
   app.post('/dashboard/filters', { ...csrf, schema: { body: FilterForm } }, async (request, reply) => {
     const viewer = await requireViewer(request, sessions, accounts);
     const form = request.body;
-    const input = { name: firstOf(form.name), filter: firstOf(form.filter) };
+    const input = { name: firstOf(form.name), filter: firstOf(form.filter), brand: firstOf(form.brand) };
     const outcome = await attempt(
       reply,
       viewer,
-      () => savedFilters.create(viewer.caller, { ...input, targetIds: allOf(form.target_id) }),
+      () =>
+        savedFilters.create(viewer.caller, {
+          ...input,
+          brand: input.brand.trim() === '' ? null : input.brand,
+          targetIds: allOf(form.target_id),
+        }),
       input,
     );
     return outcome.page ?? reply.redirect('/dashboard/filters?done=filter-saved', 303);
