@@ -10,7 +10,10 @@ function reasons(domains: string[], terms: string[]): Record<string, string[]> {
   const rows = domains.map((domain) => ({ domain, tld: domain.slice(domain.lastIndexOf('.') + 1) }));
   const out: Record<string, string[]> = {};
   for (const [brand, hits] of brandHits(rows, terms)) {
-    for (const hit of hits) (out[rows[hit.position]!.domain] ??= []).push(`${brand}:${hit.match.kind}`);
+    for (const hit of hits) {
+      const domain = rows[hit.position]!.domain;
+      out[domain] = [...(out[domain] ?? []), `${brand}:${hit.match.kind}`];
+    }
   }
   return out;
 }

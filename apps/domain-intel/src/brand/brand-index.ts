@@ -15,7 +15,6 @@ const SKELETON_CONTAINS_MIN_LENGTH = 5;
 const EDIT_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789-';
 
 const rank = (kind: BrandMatchKind) => BRAND_MATCH_KINDS.indexOf(kind);
-const EXACT = rank('exact');
 const HOMOGLYPH = rank('homoglyph');
 const HYPHEN_INSERTED = rank('hyphen_inserted');
 const DIGIT_INSERTED = rank('digit_inserted');
@@ -64,7 +63,7 @@ export class BrandIndex {
 
   constructor(terms: Iterable<string>) {
     this.terms = [...new Set(terms)];
-    this.terms.forEach((term, index) => this.#addTerm(term, index));
+    for (const [index, term] of this.terms.entries()) this.#addTerm(term, index);
   }
 
   /**
@@ -152,8 +151,8 @@ export class BrandIndex {
   }
 
   #lengthMap(byLength: Map<number, Map<string, number[]>>, length: number): Map<string, number[]> {
-    let terms = byLength.get(length);
-    if (!terms) byLength.set(length, (terms = new Map()));
+    const terms = byLength.get(length) ?? new Map<string, number[]>();
+    byLength.set(length, terms);
     return terms;
   }
 }
