@@ -15,6 +15,7 @@ const SKELETON_CONTAINS_MIN_LENGTH = 5;
 const EDIT_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789-';
 
 const rank = (kind: BrandMatchKind) => BRAND_MATCH_KINDS.indexOf(kind);
+const RANKS = Object.fromEntries(BRAND_MATCH_KINDS.map((kind) => [kind, rank(kind)])) as Record<BrandMatchKind, number>;
 const HOMOGLYPH = rank('homoglyph');
 const HYPHEN_INSERTED = rank('hyphen_inserted');
 const DIGIT_INSERTED = rank('digit_inserted');
@@ -113,9 +114,9 @@ export class BrandIndex {
     const add = (variant: string, kind: BrandMatchKind) => {
       if (variant === term && kind !== 'exact') return;
       const entry = this.#whole.get(variant);
-      if (!entry) return void this.#whole.set(variant, [index, rank(kind)]);
+      if (!entry) return void this.#whole.set(variant, [index, RANKS[kind]]);
       for (let i = 0; i < entry.length; i += 2) if (entry[i] === index) return; // first (strongest) kind stays
-      entry.push(index, rank(kind));
+      entry.push(index, RANKS[kind]);
     };
     add(term, 'exact');
     addTo(this.#skeletons, skeleton(term), index);
@@ -129,24 +130,23 @@ export class BrandIndex {
       terms.set(shape, [...(terms.get(shape) ?? []), index]);
     }
     if (characters.length < EDIT_MIN_LENGTH) return;
-    const join = (parts: string[]) => parts.join('');
+    // Each edit is a prefix, what changes and a suffix: the prefixes and suffixes are made once.
+    const prefix = characters.map((_, i) => characters.slice(0, i).join(''));
+    const suffix = characters.map((_, i) => characters.slice(i).join(''));
+    prefix.push(term);
+    suffix.push('');
     for (let i = 0; i + 1 < characters.length; i++) {
-      if (characters[i] === characters[i + 1]) continue;
-      const swapped = [...characters];
-      [swapped[i], swapped[i + 1]] = [swapped[i + 1]!, swapped[i]!];
-      add(join(swapped), 'transposition');
+      if (characters[i] !== characters[i + 1]) {
+        add(prefix[i]! + characters[i + 1]! + characters[i]! + suffix[i + 2]!, 'transposition');
+      }
     }
-    for (let i = 0; i < characters.length; i++) {
-      add(join([...characters.slice(0, i + 1), ...characters.slice(i)]), 'doubled_letter');
-    }
+    for (let i = 0; i < characters.length; i++) add(prefix[i + 1]! + suffix[i]!, 'doubled_letter');
     const alphabet = [...new Set([...EDIT_ALPHABET, ...characters])];
     for (let i = 0; i <= characters.length; i++) {
-      const before = characters.slice(0, i);
-      const after = characters.slice(i);
-      for (const letter of alphabet) add(join([...before, letter, ...after]), 'one_edit');
+      for (const letter of alphabet) add(prefix[i]! + letter + suffix[i]!, 'one_edit');
       if (i === characters.length) break;
-      add(join([...before, ...characters.slice(i + 1)]), 'one_edit');
-      for (const letter of alphabet) add(join([...before, letter, ...characters.slice(i + 1)]), 'one_edit');
+      add(prefix[i]! + suffix[i + 1]!, 'one_edit');
+      for (const letter of alphabet) add(prefix[i]! + letter + suffix[i + 1]!, 'one_edit');
     }
   }
 
