@@ -157,6 +157,8 @@ describe('the demo shows billing, a drop and a delivery end to end (npm start in
 
   it('signs in with the demo account and upgrades Starter to Enterprise through Checkout', async () => {
     assert.match(banner, /Demo key \(Starter\)/);
+    // The first start's replay fired the brand alert into the inbox (demo/demo-brand.ts).
+    assert.match(banner, /Brand alert\s+"northwind" lookalikes .*n0rthwind\.com \(homoglyph\).* in the inbox/);
     await signIn();
     const plan = page.locator('section[aria-labelledby="plan-heading"]');
     const today = page.locator('section[aria-labelledby="today-heading"]');

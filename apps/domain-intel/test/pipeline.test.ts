@@ -2,44 +2,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ManualClock } from '@repo/server-kit';
 import { databaseTargets } from '@repo/server-kit/testing';
-import {
-  SIM_MAJESTIC_KEY,
-  SIM_MOZ_TOKEN,
-  SimWorld,
-  startUpstreamSim,
-  type UpstreamSim,
-  webFacts,
-  ZoneChurn,
-} from '@repo/upstream-sim';
+import { SimWorld, startUpstreamSim, type UpstreamSim, webFacts, ZoneChurn } from '@repo/upstream-sim';
 import { runDemoPipeline } from '../demo/demo-pipeline.ts';
 import { runDailyPipeline } from '../src/jobs/pipeline.ts';
 import { bearer, createTestApp, type TestApp } from './helpers.ts';
-import { simRdapEnv } from './rdap-helpers.ts';
+import { simPipelineEnv } from './sim-pipeline-env.ts';
 
 const TLDS = ['com', 'net', 'org'];
-
-/** The environment that points every upstream of the pipeline at the simulator. */
-function simEnv(sim: UpstreamSim): Record<string, string> {
-  return {
-    ...simRdapEnv(sim, { RDAP_BREAKER_MIN_REQUESTS: '1000' }),
-    TRACKED_TLDS: TLDS.join(','),
-    CZDS_AUTH_URL: `${sim.url}/czds-auth`,
-    CZDS_API_URL: sim.url,
-    CZDS_USERNAME: sim.czds.username,
-    CZDS_PASSWORD: sim.czds.password,
-    CZDS_RETRY_DELAY_MS: '5',
-    WAYBACK_CDX_URL: `${sim.url}/wayback/cdx/search/cdx`,
-    WAYBACK_REQUESTS_PER_MINUTE: '6000',
-    MOZ_API_URL: `${sim.url}/moz/v2/url_metrics`,
-    MOZ_TOKEN: SIM_MOZ_TOKEN,
-    MAJESTIC_API_URL: `${sim.url}/majestic/api/json`,
-    MAJESTIC_API_KEY: SIM_MAJESTIC_KEY,
-    FEED_COUNT_CACHE_SECONDS: '0',
-    // The churn below keeps names a day in redemption and a day in pending delete.
-    LIFECYCLE_REDEMPTION_DAYS: '1',
-    LIFECYCLE_PENDING_DELETE_DAYS: '1',
-  };
-}
+const simEnv = (sim: UpstreamSim) => simPipelineEnv(sim, TLDS);
 
 for (const target of databaseTargets()) {
   describe(`pipeline end to end on the simulator (${target.name})`, { skip: target.skip }, () => {
