@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { domainToASCII } from 'node:url';
 import { databaseTargets, testTimeoutEnv } from '@repo/server-kit/testing';
+import { DashboardBrowser } from './dashboard-session.ts';
 import { feedRow } from './feed-helpers.ts';
 import { bearer, createTestApp, type TestApp } from './helpers.ts';
 import { startReceiver } from './webhook-receiver.ts';
@@ -58,6 +59,24 @@ for (const target of databaseTargets()) {
       const notText = await api('POST', '/account/filters', { name: 'n', filter: 'status=new', brand: 7 });
       assert.equal(notText.json().error.code, 'invalid_brand_term');
       assert.equal((await api('GET', '/account/filters')).json().data.length, 0);
+    });
+
+    it('saves a brand filter from the dashboard form and shows its term; a one-letter term is refused there too', async () => {
+      const email = `brand-form-${target.name}@example.com`;
+      const dashboard = new DashboardBrowser(t.app);
+      await dashboard.signIn(email, await t.keyFor('starter', email));
+      await dashboard.get('/dashboard/filters');
+      const refused = await dashboard.post('/dashboard/filters', {
+        name: 'x alerts',
+        filter: 'status=new',
+        brand: 'x',
+      });
+      assert.equal(refused.statusCode, 400);
+      assert.match(refused.body, /A brand term needs at least 3 characters/);
+      const saved = await dashboard.post('/dashboard/filters', { name: 'acme', filter: 'status=new', brand: 'ACME' });
+      assert.equal(saved.statusCode, 303, saved.body);
+      const page = await dashboard.get('/dashboard/filters');
+      assert.match(page.body, /data-testid="filter-brand">brand alert: <strong>acme<\/strong>/);
     });
 
     it('delivers the new registrations and drops that look like the term, each saying why', async () => {
