@@ -33,8 +33,6 @@ export class RoundRows {
   readonly #matched: MatchedRow[];
   /** Scratch marks for putting many positions in order without sorting them. */
   readonly #marks: Uint8Array;
-  /** Scratch marks of one brand filter's plain matches. */
-  readonly #brandMarks: Uint8Array;
 
   constructor(rows: readonly RoundRow[], now: number) {
     this.ordered = [...rows].sort(
@@ -47,23 +45,19 @@ export class RoundRows {
       record: toFeedRecord(row, now),
     }));
     this.#marks = new Uint8Array(rows.length);
-    this.#brandMarks = new Uint8Array(rows.length);
   }
 
   /**
-   * A brand filter's batch: those of its brand hits (in delivery order) among the positions its
-   * other filters match and updated since `from`, each record carrying why it matched.
+   * A brand filter's batch: those of its brand hits (in delivery order) that its other filters
+   * match and that were updated since `from`, each record carrying why it matched.
    */
-  brandBatch(hits: readonly BrandHit[], positions: Uint32Array, from: number): MatchedRow[] {
-    const marks = this.#brandMarks;
-    for (let k = 0; k < positions.length; k++) marks[positions[k]!] = 1;
+  brandBatch(hits: readonly BrandHit[], matches: (position: number) => boolean, from: number): MatchedRow[] {
     const batch: MatchedRow[] = [];
     for (const { position, match } of hits) {
-      if (marks[position] === 0 || this.ordered[position]!.updated_at < from) continue;
+      if (!matches(position) || this.ordered[position]!.updated_at < from) continue;
       const row = this.#matched[position]!;
       batch.push({ ...row, record: { ...row.record, match } });
     }
-    for (let k = 0; k < positions.length; k++) marks[positions[k]!] = 0;
     return batch;
   }
 
@@ -126,7 +120,8 @@ export function* matchRound(
     if (filter.brand) {
       const hits = brands.get(filter.brand);
       if (!hits) continue; // nothing resembles the term: its other filters need not run
-      const batch = round.brandBatch(hits, index.match(filter.filters, now), from);
+      // Only the term's few hits are checked against the filter, never every row it matches.
+      const batch = round.brandBatch(hits, index.matcher(filter.filters, now), from);
       if (batch.length > 0) yield [filter.id, batch];
       continue;
     }

@@ -1,5 +1,12 @@
 import type { FeedFilters } from '@repo/feed-index';
-import { bitmapFor, FeedClusters, type FeedColumnRow, FeedColumns, feedBounds } from '@repo/feed-index';
+import {
+  bitmapFor,
+  compileFeedMatcher,
+  FeedClusters,
+  type FeedColumnRow,
+  FeedColumns,
+  feedBounds,
+} from '@repo/feed-index';
 
 /**
  * The rows of one matching round as FeedClusters: the feed index's own layout and filter
@@ -10,13 +17,15 @@ import { bitmapFor, FeedClusters, type FeedColumnRow, FeedColumns, feedBounds } 
  * with one plain row-at-a-time scan per filter).
  */
 export class RowIndex {
+  readonly #columns: FeedColumns;
   readonly #clusters: FeedClusters;
   readonly #matches: Uint32Array;
   /** Where `match` writes the positions it finds (reused: one filter's matches at a time). */
   readonly #found: Uint32Array;
 
   constructor(rows: readonly FeedColumnRow[]) {
-    this.#clusters = new FeedClusters(FeedColumns.fromRows(rows));
+    this.#columns = FeedColumns.fromRows(rows);
+    this.#clusters = new FeedClusters(this.#columns);
     this.#matches = bitmapFor(rows.length);
     this.#found = new Uint32Array(rows.length);
   }
@@ -37,5 +46,13 @@ export class RowIndex {
       }
     }
     return found.subarray(0, n);
+  }
+
+  /**
+   * The filter as a predicate on one position (into the rows given): for checking a few rows
+   * (a brand term's hits) without finding every row the filter matches.
+   */
+  matcher(filters: FeedFilters, now: number): (position: number) => boolean {
+    return compileFeedMatcher(this.#columns, filters, now);
   }
 }
