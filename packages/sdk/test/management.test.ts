@@ -89,6 +89,16 @@ for (const target of databaseTargets()) {
       await assert.rejects(enterprise.deleteFilter(fromText.filter_id), (error: unknown) =>
         hasCode(error, 'filter_not_found'),
       );
+
+      // A brand filter: its term comes back normalised; a one-letter term is a catalogued error.
+      const brand = await enterprise.createFilter({ name: 'brand', filter: { tld: 'com' }, brand: 'SDKBrand' });
+      assert.equal(brand.brand, 'sdkbrand');
+      assert.equal(saved.brand, null);
+      await assert.rejects(
+        enterprise.createFilter({ name: 'one letter', filter: 'tld=com', brand: 's' }),
+        (error: unknown) => hasCode(error, 'invalid_brand_term'),
+      );
+      await enterprise.deleteFilter(brand.filter_id);
       await enterprise.deleteTarget(hook.target_id);
       assert.deepEqual(await enterprise.targets(), []);
     });
