@@ -13,9 +13,10 @@
  * digit, the term inside a longer label), so hits are many more than in a real day. Terms: 500
  * distinct one- and two-word labels of 4-14 letters from another seed.
  */
+
+import { parseFeedFilters } from '@repo/feed-index';
 import { seededRandom } from '@repo/upstream-sim';
 import { matchRound, type RoundFilter, type RoundRow } from '../apps/domain-intel/src/delivery/match-round.ts';
-import { parseFeedFilters } from '../apps/domain-intel/src/feed/filters.ts';
 import { labelFacts } from '../apps/domain-intel/src/lifecycle/label-facts.ts';
 import { BenchLabels } from './domains-feed-labels.ts';
 import { report } from './lib/harness.ts';
