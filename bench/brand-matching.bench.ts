@@ -83,6 +83,8 @@ function newRegistrations(count: number, terms: readonly string[]): RoundRow[] {
       has_digit: facts.has_digit,
       verified_at: null,
       expected_drop_at: null,
+      expected_drop_earliest: null,
+      expected_drop_latest: null,
       zone_date: '2026-03-10',
       left_zone_at: null,
       status_since: at,
