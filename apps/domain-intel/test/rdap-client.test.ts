@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { testTimeout, testTimeoutEnv } from '@repo/server-kit/testing';
 import Fastify from 'fastify';
 import { loadDomainIntelConfig } from '../src/config.ts';
 import type { RdapLookup } from '../src/rdap/types.ts';
@@ -11,7 +12,8 @@ const reasonOf = (lookup: RdapLookup) => (lookup.kind === 'unknown' ? lookup.rea
 describe('RDAP client against the simulator', () => {
   let t: EngineUnderTest;
   before(async () => {
-    t = await startEngine({ RDAP_BREAKER_MIN_REQUESTS: '1000' });
+    // A hanging server runs until the lookup's budget ends it: a short one keeps the fault table quick.
+    t = await startEngine({ RDAP_BREAKER_MIN_REQUESTS: '1000', RDAP_LOOKUP_BUDGET_MS: testTimeoutEnv(2_000) });
     t.sim.world.register('example.com', {
       registrar: { name: 'MarkMonitor Inc.', ianaId: '292', url: 'https://www.markmonitor.com' },
       nameservers: ['ns1.example.com', 'ns2.example.com'],
@@ -156,6 +158,45 @@ describe('RDAP client resilience', () => {
       assert.equal(t.sim.rdap.requestCount('verisign'), 3, 'the second lookup was answered 429 once, then retried');
     } finally {
       await t.close();
+    }
+  });
+
+  it('an answer slower than RDAP_REQUEST_TIMEOUT_MS but inside the deadline is the answer, not a timeout', async () => {
+    const t = await startEngine({ RDAP_REQUEST_TIMEOUT_MS: '100' });
+    try {
+      t.sim.world.register('slow.com');
+      t.sim.rdap.setFaults('verisign', { latencyMs: 400 });
+      const lookup = await t.engine.lookupDomain('slow.com', { traffic: 'interactive', registryOnly: true });
+      assert.equal(lookup.kind, 'found');
+      assert.equal(t.sim.rdap.requestCount('verisign'), 1);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('a hanging registry opens its circuit after the configured failures; deadlines shorter than the slow figure never do', async () => {
+    const breaker = { RDAP_BREAKER_MIN_REQUESTS: '2', RDAP_BREAKER_RESET_MS: '60000' };
+    const patient = await startEngine({ ...breaker, RDAP_REQUEST_TIMEOUT_MS: '60000' });
+    const t = await startEngine({ ...breaker, RDAP_REQUEST_TIMEOUT_MS: '100' }, patient.sim);
+    try {
+      t.sim.rdap.setFaults('verisign', { hang: true });
+      // Our own deadline, shorter than the slow figure, ends these attempts: they say nothing about the server.
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const deadline = Date.now() + testTimeout(300);
+        const lookup = await patient.engine.lookupDomain('a.com', { traffic: 'interactive', deadline });
+        assert.equal(reasonOf(lookup), 'deadline_exceeded', 'the circuit stays closed');
+      }
+      // Attempts the deadline ends after the slow figure are the server's timeouts, which the breaker counts.
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const deadline = Date.now() + testTimeout(500);
+        assert.equal(reasonOf(await t.engine.lookupDomain('b.com', { traffic: 'interactive', deadline })), 'timeout');
+      }
+      const before = t.sim.rdap.requestCount('verisign');
+      assert.equal(reasonOf(await t.engine.lookupDomain('c.com', { traffic: 'interactive' })), 'circuit_open');
+      assert.equal(t.sim.rdap.requestCount('verisign'), before, 'an open circuit sends nothing');
+    } finally {
+      await t.close();
+      await patient.close();
     }
   });
 

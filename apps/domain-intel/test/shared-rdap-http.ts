@@ -54,7 +54,7 @@ function rdapHttpWith(
   const http = new RdapHttp({
     allowInsecure: true,
     connectTimeoutMs: 5_000,
-    requestTimeoutMs: 10_000,
+    slowAfterMs: 10_000,
     maxResponseBytes: 1 << 20,
     hostConcurrency: options.hostConcurrency ?? 8,
     limits,

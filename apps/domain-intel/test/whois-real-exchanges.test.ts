@@ -50,7 +50,7 @@ describe('real WHOIS answers over TCP, through the WHOIS client', () => {
     const transport = new WhoisTransport({
       allowInsecure: true,
       connectTimeoutMs: 30_000,
-      answerTimeoutMs: 30_000,
+      slowAfterMs: 30_000,
       maxAnswerBytes: 1024 * 1024,
       hostConcurrency: 1,
       limits,

@@ -66,7 +66,7 @@ function transport(overrides: Partial<WhoisTransportOptions> = {}, redis?: Redis
   return new WhoisTransport({
     allowInsecure: true,
     connectTimeoutMs: testTimeout(5_000),
-    answerTimeoutMs: testTimeout(2_000),
+    slowAfterMs: testTimeout(2_000),
     maxAnswerBytes: 64 * 1024,
     hostConcurrency: 2,
     limits,
@@ -119,21 +119,52 @@ describe('WHOIS transport (RFC 3912 over TCP)', () => {
     await t.close();
   });
 
-  it('a server that answers and never closes, or drips, is cut off: timeout', async () => {
+  it('a server that answers and never closes, or drips, is cut off by the deadline: timeout', async () => {
     const neverCloses = await open((socket) => socket.write('Domain Name: example.io\r\n'));
     const drips = await open((socket) => {
       const timer = setInterval(() => socket.write('.'), 20);
       socket.on('close', () => clearInterval(timer));
     });
-    const t = transport({ answerTimeoutMs: 300 });
-    assert.equal(reasonOf(await ask(t, neverCloses.port)), 'timeout');
-    assert.equal(reasonOf(await ask(t, drips.port)), 'timeout');
+    // It ran past the slow figure before the deadline ended it: a hanging server, not our haste.
+    const t = transport({ slowAfterMs: 50 });
+    assert.equal(reasonOf(await ask(t, neverCloses.port, 'example.io', testTimeout(500))), 'timeout');
+    assert.equal(reasonOf(await ask(t, drips.port, 'example.io', testTimeout(500))), 'timeout');
     await t.close();
+  });
+
+  it('an answer that closes after the slow figure but inside the deadline is the answer, not a timeout', async () => {
+    const slow = await open((socket) => {
+      const timer = setTimeout(() => socket.end('Domain Name: example.io\r\n'), 300);
+      socket.on('close', () => clearTimeout(timer));
+    });
+    const t = transport({ slowAfterMs: 50 });
+    const exchange = await ask(t, slow.port);
+    assert.equal(exchange.kind, 'answer');
+    if (exchange.kind === 'answer') assert.match(exchange.bytes.toString('latin1'), /example\.io/);
+    await t.close();
+  });
+
+  it('a hanging server opens its circuit after the configured failures; our own short deadline never does', async () => {
+    const silent = await open(() => {});
+    const breaker = { errorThresholdPercentage: 50, volumeThreshold: 2, resetTimeoutMs: 60_000 };
+    // Deadlines shorter than the slow figure end every attempt, and say nothing about the server.
+    const patient = transport({ slowAfterMs: 60_000, breaker });
+    for (let attempt = 0; attempt < 3; attempt++) {
+      assert.equal(reasonOf(await ask(patient, silent.port, 'example.io', 100)), 'deadline_exceeded');
+    }
+    assert.equal(silent.queries.length, 3, 'every attempt was sent: the circuit stayed closed');
+    // Attempts the deadline ends after the slow figure are the server's timeouts, which the breaker counts.
+    const t = transport({ slowAfterMs: 50, breaker });
+    assert.equal(reasonOf(await ask(t, silent.port, 'example.io', testTimeout(400))), 'timeout');
+    assert.equal(reasonOf(await ask(t, silent.port, 'example.io', testTimeout(400))), 'timeout');
+    assert.equal(reasonOf(await ask(t, silent.port)), 'circuit_open');
+    assert.equal(silent.queries.length, 5, 'an open circuit sends nothing');
+    await Promise.all([patient.close(), t.close()]);
   });
 
   it('a server that accepts and says nothing is our deadline when that comes first', async () => {
     const silent = await open(() => {});
-    const t = transport({ answerTimeoutMs: 60_000 });
+    const t = transport({ slowAfterMs: 60_000 });
     assert.equal(reasonOf(await ask(t, silent.port, 'example.io', 200)), 'deadline_exceeded');
     await t.close();
   });

@@ -58,7 +58,7 @@ export function createRdapEngine(
   const http = new RdapHttp({
     allowInsecure: config.RDAP_ALLOW_INSECURE,
     connectTimeoutMs: config.RDAP_CONNECT_TIMEOUT_MS,
-    requestTimeoutMs: config.RDAP_REQUEST_TIMEOUT_MS,
+    slowAfterMs: config.RDAP_REQUEST_TIMEOUT_MS,
     maxResponseBytes: config.RDAP_MAX_RESPONSE_BYTES,
     hostConcurrency: config.RDAP_HOST_CONCURRENCY,
     limits,

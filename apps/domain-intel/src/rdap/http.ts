@@ -7,13 +7,25 @@ import PQueue from 'p-queue';
 import { Agent, request } from 'undici';
 import type { HostLimits } from './host-limits.ts';
 import type { RdapTraffic } from './types.ts';
-import { type FetchFailureReason, isCallerSideFailure, parseRetryAfter, UpstreamFailure } from './upstream-failure.ts';
+import {
+  exchangeFailure,
+  type FetchFailureReason,
+  isCallerSideFailure,
+  parseRetryAfter,
+  UpstreamFailure,
+} from './upstream-failure.ts';
 
 export interface RdapHttpOptions extends AddressPolicy {
-  /** TCP+TLS connect timeout per attempt. */
+  /**
+   * TCP+TLS connect cap per attempt: the one timer of an attempt's own, so a host that never
+   * completes a handshake is counted by its breaker even under a budget shorter than `slowAfterMs`.
+   */
   connectTimeoutMs: number;
-  /** Whole exchange (headers and body) per attempt. */
-  requestTimeoutMs: number;
+  /**
+   * Not a timer: an exchange the deadline ended after running this long is a `timeout` for the
+   * host's breaker (a hanging server). One answered later but inside the deadline is an answer.
+   */
+  slowAfterMs: number;
   maxResponseBytes: number;
   /** Open connections and requests in flight per host. */
   hostConcurrency: number;
@@ -64,8 +76,8 @@ const RDAP_MEDIA_TYPES = /^application\/(rdap\+)?json\b/i;
 const LANE_PRIORITY: Record<RdapTraffic, number> = { interactive: 1, background: 0 };
 
 /**
- * HTTP to RDAP servers with undici: one connection pool per origin (the Agent's), connect
- * and total timeouts, a response size cap, and per-host lanes so one slow or throttling
+ * HTTP to RDAP servers with undici: one connection pool per origin (the Agent's), a connect
+ * cap and the caller's deadline as the only bound of an exchange, a response size cap, and per-host lanes so one slow or throttling
  * registry never holds up another.
  */
 export class RdapHttp {
@@ -82,8 +94,9 @@ export class RdapHttp {
     this.#agent = new Agent({
       connections: options.hostConcurrency,
       connect: { timeout: options.connectTimeoutMs, lookup: guardedLookup(options) },
-      headersTimeout: options.requestTimeoutMs,
-      bodyTimeout: options.requestTimeoutMs,
+      // No headers/body timers (0 turns undici's off): the caller's deadline is the attempt's only bound.
+      headersTimeout: 0,
+      bodyTimeout: 0,
       maxResponseSize: options.maxResponseBytes,
     });
     this.#bucketRotation.setMaxListeners(0);
@@ -131,8 +144,10 @@ export class RdapHttp {
     const url = target.toString();
     const { limits } = this.#options;
     const lane = this.#lane(target.host);
+    let fired: Promise<Exchange> | undefined;
     try {
       for (let attempt = 0; ; attempt++) {
+        fired = undefined;
         await this.#waitForCoolDown(lane, deadline);
         await limits.admit(target.host, traffic, deadline);
         let generation = 0;
@@ -144,7 +159,8 @@ export class RdapHttp {
               await this.#waitForCoolDown(lane, deadline);
               generation = await limits.acquire(target.host, traffic, deadline);
             } while (lane.coolDownUntil > Date.now());
-            return lane.breaker.fire(() => this.#exchange(target, deadlineSignal));
+            fired = lane.breaker.fire(() => this.#exchange(target, deadlineSignal));
+            return fired;
           },
           { signal: deadlineSignal, priority: LANE_PRIORITY[traffic] },
         );
@@ -161,7 +177,7 @@ export class RdapHttp {
         }
       }
     } catch (error) {
-      const failure = this.#classify(error, target, deadlineSignal);
+      const failure = this.#classify(await exchangeFailure(fired, error), target, deadlineSignal);
       return { kind: 'failure', url, reason: failure.reason, message: failure.message };
     }
   }
@@ -221,21 +237,27 @@ export class RdapHttp {
 
   /** One request; every failure leaves as an `UpstreamFailure`, so the breaker can judge it. */
   async #exchange(target: URL, deadlineSignal: AbortSignal): Promise<Exchange> {
+    const startedAt = Date.now();
     try {
       return await this.#request(target, deadlineSignal);
     } catch (error) {
       if (error instanceof UpstreamFailure) throw error;
       const { reason, message } = this.#classify(error, target, deadlineSignal);
+      const { slowAfterMs } = this.#options;
+      if (reason === 'deadline_exceeded' && Date.now() - startedAt >= slowAfterMs) {
+        // Our deadline ended it, but only after the host had been silent too long: a hanging
+        // server, which its breaker must count (it ignores `deadline_exceeded`).
+        throw new UpstreamFailure('timeout', `${target.host} did not answer within ${slowAfterMs} ms.`);
+      }
       throw new UpstreamFailure(reason, message);
     }
   }
 
   async #request(target: URL, deadlineSignal: AbortSignal): Promise<Exchange> {
-    const signal = AbortSignal.any([deadlineSignal, AbortSignal.timeout(this.#options.requestTimeoutMs)]);
     const response = await request(target, {
       method: 'GET',
       dispatcher: this.#agent,
-      signal,
+      signal: deadlineSignal,
       headers: { accept: 'application/rdap+json, application/json;q=0.9', 'user-agent': this.#options.userAgent },
     });
     const { statusCode, headers, body } = response;

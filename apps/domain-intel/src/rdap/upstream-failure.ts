@@ -21,6 +21,20 @@ export function isCallerSideFailure(error: unknown): boolean {
 }
 
 /**
+ * What to report when a lane's queued exchange failed: the queue gives up on the deadline's abort
+ * at once, but the exchange judges that abort itself (a `timeout` when the server had run past its
+ * slow figure), so its own failure, settling on the same abort, wins over the queue's AbortError.
+ */
+export async function exchangeFailure(exchange: Promise<unknown> | undefined, error: unknown): Promise<unknown> {
+  return exchange
+    ? exchange.then(
+        () => error,
+        (failure: unknown) => failure,
+      )
+    : error;
+}
+
+/**
  * `Retry-After` as milliseconds from now: delta-seconds or an HTTP date (RFC 9110 §10.2.3).
  * Unreadable or absent values give undefined.
  */

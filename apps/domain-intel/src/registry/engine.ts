@@ -79,7 +79,7 @@ export function createWhoisTransport(
   const transport = new WhoisTransport({
     allowInsecure: config.RDAP_ALLOW_INSECURE,
     connectTimeoutMs: config.WHOIS_CONNECT_TIMEOUT_MS,
-    answerTimeoutMs: config.WHOIS_ANSWER_TIMEOUT_MS,
+    slowAfterMs: config.WHOIS_ANSWER_TIMEOUT_MS,
     maxAnswerBytes: config.WHOIS_MAX_ANSWER_BYTES,
     hostConcurrency: config.WHOIS_HOST_CONCURRENCY,
     limits,

@@ -5,7 +5,7 @@ import CircuitBreaker from 'opossum';
 import PQueue from 'p-queue';
 import type { HostLimits } from '../rdap/host-limits.ts';
 import type { RdapTraffic } from '../rdap/types.ts';
-import { isCallerSideFailure, UpstreamFailure } from '../rdap/upstream-failure.ts';
+import { exchangeFailure, isCallerSideFailure, UpstreamFailure } from '../rdap/upstream-failure.ts';
 
 /** A WHOIS server as we connect to it. */
 export interface WhoisAddress {
@@ -14,9 +14,17 @@ export interface WhoisAddress {
 }
 
 export interface WhoisTransportOptions extends AddressPolicy {
+  /**
+   * Connect cap: the one timer of an exchange's own, so a server that never accepts is counted by
+   * its breaker even under a deadline shorter than `slowAfterMs`.
+   */
   connectTimeoutMs: number;
-  /** The whole exchange: connect, query, and the answer until the server closes. */
-  answerTimeoutMs: number;
+  /**
+   * Not a timer: an exchange (connect, query, answer until the server closes) that the deadline
+   * ended after running this long is a `timeout` for the server's breaker (a hanging or dripping
+   * server). An answer completed later but inside the deadline is an answer.
+   */
+  slowAfterMs: number;
   maxAnswerBytes: number;
   /** Queries in flight per server. */
   hostConcurrency: number;
@@ -86,6 +94,7 @@ export class WhoisTransport {
     const callSignal = deadlineSignal(options.deadline, options.signal);
     // Until the query is sent, running out of time means the server's rate or pause kept it waiting.
     let sent = false;
+    let exchange: Promise<Buffer> | undefined;
     try {
       this.#assertNotPaused(lane, key);
       await limits.admit(key, options.traffic, options.deadline);
@@ -95,13 +104,14 @@ export class WhoisTransport {
           this.#assertNotPaused(lane, key);
           generation = await limits.acquire(key, options.traffic, options.deadline);
           sent = true;
-          return lane.breaker.fire(() => this.#exchange(address, query, callSignal));
+          exchange = lane.breaker.fire(() => this.#exchange(address, query, callSignal));
+          return exchange;
         },
         { signal: callSignal, priority: LANE_PRIORITY[options.traffic] },
       );
       return { kind: 'answer', bytes, generation };
     } catch (error) {
-      const failure = classify(error, key, callSignal);
+      const failure = classify(await exchangeFailure(exchange, error), key, callSignal);
       if (!sent && failure.reason === 'deadline_exceeded') {
         const message = `No query slot for ${key} before the deadline (its rate, or a pause after it throttled us).`;
         return { kind: 'failure', reason: 'rate_limited', message };
@@ -164,8 +174,9 @@ export class WhoisTransport {
 
   /** One TCP exchange; every failure leaves as an UpstreamFailure so the breaker can judge it. */
   #exchange(address: WhoisAddress, query: string, deadlineSignal: AbortSignal): Promise<Buffer> {
-    const { connectTimeoutMs, answerTimeoutMs, maxAnswerBytes } = this.#options;
+    const { connectTimeoutMs, slowAfterMs, maxAnswerBytes } = this.#options;
     const key = serverKey(address);
+    const startedAt = Date.now();
     return new Promise<Buffer>((resolve, reject) => {
       const chunks: Buffer[] = [];
       let received = 0;
@@ -176,25 +187,25 @@ export class WhoisTransport {
         if (settled) return;
         settled = true;
         clearTimeout(connectTimer);
-        clearTimeout(answerTimer);
         deadlineSignal.removeEventListener('abort', onAbort);
         this.#sockets.delete(socket);
         socket.destroy();
         if (error) reject(error);
         else resolve(Buffer.concat(chunks, received));
       };
+      // The deadline is the exchange's only bound; when it ends one that had run past `slowAfterMs`,
+      // the server was hanging or dripping, and its breaker (which ignores `deadline_exceeded`) must count it.
       const onAbort = () =>
-        finish(new UpstreamFailure('deadline_exceeded', `${key} did not answer before the deadline.`));
+        finish(
+          Date.now() - startedAt >= slowAfterMs
+            ? new UpstreamFailure('timeout', `${key} did not finish its answer within ${slowAfterMs} ms.`)
+            : new UpstreamFailure('deadline_exceeded', `${key} did not answer before the deadline.`),
+        );
       if (deadlineSignal.aborted) return onAbort();
       deadlineSignal.addEventListener('abort', onAbort, { once: true });
       const connectTimer = setTimeout(
         () => finish(new UpstreamFailure('timeout', `${key} did not accept the connection in time.`)),
         connectTimeoutMs,
-      );
-      // A server that answers and never closes, or drips its answer, is cut off here.
-      const answerTimer = setTimeout(
-        () => finish(new UpstreamFailure('timeout', `${key} did not finish its answer in time.`)),
-        answerTimeoutMs,
       );
       socket.on('connect', () => {
         clearTimeout(connectTimer);
