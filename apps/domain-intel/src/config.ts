@@ -197,9 +197,12 @@ export const envSchema = baseEnvSchema.extend({
    * demo). Private ranges stay refused.
    */
   RDAP_ALLOW_INSECURE: envFlag,
-  /** TCP+TLS connect timeout per RDAP request, ms. */
+  /** TCP+TLS connect cap per RDAP request, ms: the one bound of an attempt besides the caller's deadline. */
   RDAP_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(3_000),
-  /** Whole-exchange timeout per RDAP request, ms. */
+  /**
+   * Slow figure per RDAP request, ms, not a timer: the caller's deadline bounds an exchange; one it
+   * ends after running this long is a `timeout` for the host's circuit breaker (a hanging server).
+   */
   RDAP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(5_000),
   /** Budget of one lookup (registry, registrar hop, retries) when the caller sets no deadline, ms. */
   RDAP_LOOKUP_BUDGET_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
@@ -275,9 +278,12 @@ export const envSchema = baseEnvSchema.extend({
     ),
     '{}',
   ),
-  /** TCP connect timeout per WHOIS query, ms. */
+  /** TCP connect cap per WHOIS query, ms: the one bound of a query besides the caller's deadline. */
   WHOIS_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(3_000),
-  /** Whole-exchange timeout per WHOIS query (until the server closes), ms: a server that never closes gives `timeout`. */
+  /**
+   * Slow figure per WHOIS query (until the server closes), ms, not a timer: the caller's deadline
+   * bounds a query; one it ends after running this long (a server that never closes) gives `timeout`.
+   */
   WHOIS_ANSWER_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(8_000),
   /** Largest WHOIS answer read, bytes; a longer one gives `response_too_large`. */
   WHOIS_MAX_ANSWER_BYTES: z.coerce

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
@@ -185,6 +187,32 @@ describe('RDAP HTTP behaviour against replayed real exchanges', () => {
     assert.equal(server.requests.get('/down/domain/example.net'), 1);
     assert.equal(server.requests.get('/up/domain/example.net'), 1);
     assert.equal(lookup.kind === 'unknown' && lookup.reason, 'malformed_response');
+  });
+});
+
+describe('failing over from a hanging registry server', () => {
+  it('the first server gets RDAP_REQUEST_TIMEOUT_MS of the budget, the next one the rest', async () => {
+    // Accepts every request and never answers.
+    const requests: string[] = [];
+    const hanging = createServer((request) => void requests.push(request.url ?? ''));
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    const server = await new ReplayServer().start();
+    const { engine, close } = engineFor(
+      { net: [`http://127.0.0.1:${(hanging.address() as AddressInfo).port}/down/`, `${server.url}/up/`] },
+      { RDAP_REQUEST_TIMEOUT_MS: '100', RDAP_LOOKUP_BUDGET_MS: testTimeoutEnv(10_000) },
+    );
+    try {
+      server.answer('/up/domain/example.net', { status: 404, headers: {}, body: '' });
+      const lookup = await engine.lookupDomain('example.net', { traffic: 'interactive' });
+      assert.deepEqual(requests, ['/down/domain/example.net']);
+      assert.equal(server.requests.get('/up/domain/example.net'), 1);
+      assert.equal(lookup.kind, 'not_found');
+    } finally {
+      await close();
+      await server.close();
+      hanging.closeAllConnections();
+      await new Promise((resolve) => hanging.close(resolve));
+    }
   });
 });
 

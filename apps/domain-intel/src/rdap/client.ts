@@ -25,6 +25,11 @@ export interface HttpRdapClientOptions {
   clock: Clock;
   /** Budget of a lookup (registry, registrar hop and retries) when the caller sets no deadline. */
   defaultBudgetMs: number;
+  /**
+   * The most of the budget one registry server gets while another server of the bootstrap entry
+   * could still be asked (RDAP_REQUEST_TIMEOUT_MS); the last server gets all that is left.
+   */
+  failOverAfterMs: number;
   allowInsecure: boolean;
 }
 
@@ -76,11 +81,15 @@ export class HttpRdapClient implements RdapClient {
     let registryUrl = '';
     let server = '';
     let registry: FetchOutcome | undefined;
-    for (const baseUrl of baseUrls) {
+    for (const [index, baseUrl] of baseUrls.entries()) {
       server = baseUrl;
       registryUrl = new URL(`domain/${name}`, baseUrl).toString();
-      registry = await http.getJson(registryUrl, remaining(), options.traffic, options.signal);
-      if (registry.kind !== 'failure' || !canFailOver(registry) || remaining() <= 0) break;
+      const isLast = index === baseUrls.length - 1;
+      const shareMs = isLast ? remaining() : Math.min(remaining(), this.#options.failOverAfterMs);
+      registry = await http.getJson(registryUrl, shareMs, options.traffic, options.signal);
+      if (registry.kind !== 'failure' || remaining() <= 0 || options.signal?.aborted) break;
+      // With budget left, a deadline_exceeded is this server's share running out: the next one is asked.
+      if (!canFailOver(registry) && registry.reason !== 'deadline_exceeded') break;
     }
     if (!registry) return this.#unknown('no_rdap_server', `No RDAP server is known for .${suffix}.`);
     if (registry.kind === 'not_found') {

@@ -83,6 +83,7 @@ export function createRdapEngine(
     bootstrap,
     clock,
     defaultBudgetMs: config.RDAP_LOOKUP_BUDGET_MS,
+    failOverAfterMs: config.RDAP_REQUEST_TIMEOUT_MS,
     allowInsecure: config.RDAP_ALLOW_INSECURE,
   });
   return {
