@@ -163,17 +163,21 @@ export class AvailabilityService {
 
   /**
    * The registry client stops on the call's signal itself; the race against the same signal (no
-   * timer of its own) guarantees the answer by the deadline even if a layer does not listen.
+   * timer of its own) guarantees the answer by the deadline even if a layer does not listen. The
+   * race gives the client's own verdict on that abort (a hanging server's `timeout`, with its
+   * server) one turn of the event loop to arrive first.
    */
   async #lookupWithin(name: string, deadline: number, signal: AbortSignal): Promise<RdapLookup> {
-    const expired = whenAborted(signal).then(
-      (): RdapLookup => ({
-        kind: 'unknown',
-        reason: 'deadline_exceeded',
-        message: 'The registry did not answer before the deadline of this call.',
-        checkedAt: this.#now(),
-      }),
-    );
+    const expired = whenAborted(signal)
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+      .then(
+        (): RdapLookup => ({
+          kind: 'unknown',
+          reason: 'deadline_exceeded',
+          message: 'The registry did not answer before the deadline of this call.',
+          checkedAt: this.#now(),
+        }),
+      );
     try {
       return await Promise.race([
         this.#deps.rdap.lookupDomain(name, {
