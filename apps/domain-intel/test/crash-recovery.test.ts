@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { ManualClock, temporaryPath } from '@repo/server-kit';
-import { databaseTargets, testTimeout } from '@repo/server-kit/testing';
+import { childProcessEnv, databaseTargets, testTimeout, waitForLine } from '@repo/server-kit/testing';
 import { recoverInterruptedJobs, runJob } from '../src/jobs/pipeline.ts';
 import { feedRow } from './feed-helpers.ts';
 import { bearer, createTestApp, type TestApp } from './helpers.ts';
@@ -218,20 +218,10 @@ for (const target of databaseTargets()) {
 
 /** The environment a child process needs to open this test's database and DATA_DIR. */
 function childEnv(t: TestApp): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH,
-    DATA_DIR: t.config.DATA_DIR,
-    ...(t.config.DATABASE_URL ? { DATABASE_URL: t.config.DATABASE_URL } : {}),
-    ...(t.app.ctx.database.postgresSchema ? { POSTGRES_SCHEMA: t.app.ctx.database.postgresSchema } : {}),
+  const database = {
+    dataDir: t.config.DATA_DIR,
+    databaseUrl: t.config.DATABASE_URL,
+    postgresSchema: t.app.ctx.database.postgresSchema,
   };
-}
-
-async function waitForLine(child: ChildProcess, pattern: RegExp): Promise<string> {
-  let buffered = '';
-  for await (const chunk of child.stdout!) {
-    buffered += chunk.toString();
-    const line = buffered.split('\n').find((candidate) => pattern.test(candidate));
-    if (line) return line;
-  }
-  throw new Error(`The process exited before printing ${pattern}`);
+  return childProcessEnv(database);
 }

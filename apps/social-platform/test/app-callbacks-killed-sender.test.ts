@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ManualClock } from '@repo/server-kit';
-import { databaseTargets, freeLoopbackPort, testTimeout } from '@repo/server-kit/testing';
+import { childProcessEnv, databaseTargets, freeLoopbackPort, testTimeout, waitForLine } from '@repo/server-kit/testing';
 import { CALLBACK_ROUND_MS, CLAIM_MS } from '../src/callbacks/app-events.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
 
@@ -147,20 +147,10 @@ for (const target of databaseTargets()) {
 
 /** The environment a child process needs to open this test's database and DATA_DIR. */
 function childEnv(t: TestApp): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH,
-    DATA_DIR: t.config.DATA_DIR,
-    ...(t.config.DATABASE_URL ? { DATABASE_URL: t.config.DATABASE_URL } : {}),
-    ...(t.ctx.database.postgresSchema ? { POSTGRES_SCHEMA: t.ctx.database.postgresSchema } : {}),
+  const database = {
+    dataDir: t.config.DATA_DIR,
+    databaseUrl: t.config.DATABASE_URL,
+    postgresSchema: t.ctx.database.postgresSchema,
   };
-}
-
-async function waitForLine(child: ChildProcess, pattern: RegExp): Promise<string> {
-  let buffered = '';
-  for await (const chunk of child.stdout!) {
-    buffered += chunk.toString();
-    const line = buffered.split('\n').find((candidate) => pattern.test(candidate));
-    if (line) return line;
-  }
-  throw new Error(`The process exited before printing ${pattern}`);
+  return childProcessEnv(database);
 }

@@ -1,3 +1,4 @@
+export * from './child-processes.ts';
 export * from './databases.ts';
 export * from './free-port.ts';
 export * from './openapi-coverage.ts';
