@@ -5,13 +5,13 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ManualClock } from '@repo/server-kit';
-import { childProcessEnv, databaseTargets, testTimeout, waitForLine } from '@repo/server-kit/testing';
+import { databaseTargets, testTimeout, waitForLine } from '@repo/server-kit/testing';
 import { startUpstreamSim, type UpstreamSim } from '@repo/upstream-sim';
 import { BulkCheckService } from '../src/bulk/bulk-check-service.ts';
 import { BulkCheckStore } from '../src/bulk/bulk-check-store.ts';
 import { recoverInterruptedJobs } from '../src/jobs/pipeline.ts';
 import { RECOVERY_PERIOD_MS } from '../src/jobs/schedules.ts';
-import { bearer, createTestApp, type TestApp } from './helpers.ts';
+import { bearer, childEnv, createTestApp, type TestApp } from './helpers.ts';
 import { simRdapEnv } from './rdap-helpers.ts';
 
 const processes = path.join(import.meta.dirname, 'processes');
@@ -57,7 +57,7 @@ for (const target of databaseTargets()) {
         ).map((row) => row.domain);
 
       const worker = spawn(process.execPath, ['--import', 'tsx', path.join(processes, 'run-job.ts'), 'bulk-checks'], {
-        env: childEnv(t, sim),
+        env: childEnvWithSim(t, sim),
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       let killedAt: number;
@@ -138,12 +138,7 @@ for (const target of databaseTargets()) {
   });
 }
 
-/** What the worker process needs: this test's database and DATA_DIR, and the simulator's registries. */
-function childEnv(t: TestApp, sim: UpstreamSim): NodeJS.ProcessEnv {
-  const database = {
-    dataDir: t.config.DATA_DIR,
-    databaseUrl: t.config.DATABASE_URL,
-    postgresSchema: t.app.ctx.database.postgresSchema,
-  };
-  return { ...childProcessEnv(database), ...simRdapEnv(sim, RDAP_ENV) };
+/** The test app's database and DATA_DIR, and the simulator's RDAP servers. */
+function childEnvWithSim(t: TestApp, sim: UpstreamSim): NodeJS.ProcessEnv {
+  return { ...childEnv(t), ...simRdapEnv(sim, RDAP_ENV) };
 }

@@ -7,10 +7,10 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { ManualClock, temporaryPath } from '@repo/server-kit';
-import { childProcessEnv, databaseTargets, testTimeout, waitForLine } from '@repo/server-kit/testing';
+import { databaseTargets, testTimeout, waitForLine } from '@repo/server-kit/testing';
 import { recoverInterruptedJobs, runJob } from '../src/jobs/pipeline.ts';
 import { feedRow } from './feed-helpers.ts';
-import { bearer, createTestApp, type TestApp } from './helpers.ts';
+import { bearer, childEnv, createTestApp, type TestApp } from './helpers.ts';
 import { startReceiver } from './webhook-receiver.ts';
 
 const processes = path.join(import.meta.dirname, 'processes');
@@ -214,14 +214,4 @@ for (const target of databaseTargets()) {
       }
     });
   });
-}
-
-/** The environment a child process needs to open this test's database and DATA_DIR. */
-function childEnv(t: TestApp): NodeJS.ProcessEnv {
-  const database = {
-    dataDir: t.config.DATA_DIR,
-    databaseUrl: t.config.DATABASE_URL,
-    postgresSchema: t.app.ctx.database.postgresSchema,
-  };
-  return childProcessEnv(database);
 }

@@ -1,6 +1,12 @@
 import { PassThrough } from 'node:stream';
 import { type Clock, ManualClock } from '@repo/server-kit';
-import { type DatabaseTarget, redisServerSkip, redisTarget, redisTargets } from '@repo/server-kit/testing';
+import {
+  childProcessEnv,
+  type DatabaseTarget,
+  redisServerSkip,
+  redisTarget,
+  redisTargets,
+} from '@repo/server-kit/testing';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { PlanId } from '../src/accounts/plans.ts';
 import { buildApp } from '../src/app.ts';
@@ -95,6 +101,15 @@ export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
  * Database targets crossed with the quota store: SQL always, Redis when REDIS_URL is set, and with
  * `cluster` a Redis Cluster of the test's own (where redis-server is installed).
  */
+/** The environment a child process needs to open this test app's database and DATA_DIR. */
+export function childEnv(t: TestApp): NodeJS.ProcessEnv {
+  return childProcessEnv({
+    dataDir: t.config.DATA_DIR,
+    databaseUrl: t.config.DATABASE_URL,
+    postgresSchema: t.app.ctx.database.postgresSchema,
+  });
+}
+
 export function quotaStoreVariants(targets: DatabaseTarget[], options: { cluster?: boolean } = {}) {
   const redisSkip = redisTarget().skip;
   return targets.flatMap((target) => [

@@ -5,13 +5,13 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ManualClock } from '@repo/server-kit';
-import { childProcessEnv, databaseTargets, testTimeout, waitForLine } from '@repo/server-kit/testing';
+import { databaseTargets, testTimeout, waitForLine } from '@repo/server-kit/testing';
 import { loadDomainIntelConfig } from '../src/config.ts';
 import { CLAIM_MS } from '../src/delivery/outbox.ts';
 import { recoverInterruptedJobs } from '../src/jobs/pipeline.ts';
 import { RECOVERY_PERIOD_MS } from '../src/jobs/schedules.ts';
 import { feedRow } from './feed-helpers.ts';
-import { bearer, createTestApp, type TestApp } from './helpers.ts';
+import { bearer, childEnv, createTestApp, type TestApp } from './helpers.ts';
 import { startReceiver } from './webhook-receiver.ts';
 
 const processes = path.join(import.meta.dirname, 'processes');
@@ -116,14 +116,4 @@ for (const target of databaseTargets()) {
       }
     });
   });
-}
-
-/** The environment a child process needs to open this test's database and DATA_DIR. */
-function childEnv(t: TestApp): NodeJS.ProcessEnv {
-  const database = {
-    dataDir: t.config.DATA_DIR,
-    databaseUrl: t.config.DATABASE_URL,
-    postgresSchema: t.app.ctx.database.postgresSchema,
-  };
-  return childProcessEnv(database);
 }
