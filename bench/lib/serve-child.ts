@@ -42,6 +42,11 @@ process.on('message', (message: { type: string; id?: number }) => {
       systemUs: usage.system,
       rssMb: process.memoryUsage.rss() / 1_048_576,
     });
+  } else if (message.type === 'gc') {
+    // Only with BENCH_SERVER_NODE_FLAGS=--expose-gc: a full collection before memory is read, to tell
+    // garbage not yet collected from what the process keeps.
+    (globalThis as { gc?: () => void }).gc?.();
+    send({ type: 'gc', id: message.id, collected: typeof (globalThis as { gc?: unknown }).gc === 'function' });
   } else if (message.type === 'close') {
     void stop();
   }

@@ -31,6 +31,11 @@ export interface ServerProcess<Info> {
   info: Info;
   pid: number;
   cpu(): Promise<CpuSample>;
+  /**
+   * A full garbage collection in the server process; resolves to false when it was started without
+   * `--expose-gc` (BENCH_SERVER_NODE_FLAGS), when nothing was collected.
+   */
+  collectGarbage(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -47,6 +52,7 @@ const START_TIMEOUT_MS = Number(process.env.BENCH_SERVER_START_TIMEOUT_MS ?? 15 
 type ChildMessage =
   | { type: 'ready'; url: string; info: unknown }
   | { type: 'cpu'; id: number; userUs: number; systemUs: number; rssMb: number }
+  | { type: 'gc'; id: number; collected: boolean }
   | { type: 'failed'; message: string };
 
 /**
@@ -77,7 +83,12 @@ export async function startServerProcess<Options, Info>(
   const ready = await waitForReady(child, `${exportName} (${module.pathname.split('/').pop()})`);
   let nextId = 0;
   const pending = new Map<number, (sample: CpuSample) => void>();
+  const collections = new Map<number, (collected: boolean) => void>();
   child.on('message', (message: ChildMessage) => {
+    if (message.type === 'gc') {
+      collections.get(message.id)?.(message.collected);
+      collections.delete(message.id);
+    }
     if (message.type !== 'cpu') return;
     pending.get(message.id)?.({ userUs: message.userUs, systemUs: message.systemUs, rssMb: message.rssMb });
     pending.delete(message.id);
@@ -91,6 +102,13 @@ export async function startServerProcess<Options, Info>(
       return new Promise((resolve) => {
         pending.set(id, resolve);
         child.send({ type: 'cpu', id });
+      });
+    },
+    collectGarbage() {
+      const id = nextId++;
+      return new Promise((resolve) => {
+        collections.set(id, resolve);
+        child.send({ type: 'gc', id });
       });
     },
     async close() {
