@@ -1,0 +1,10 @@
+{
+  "targets": [
+    {
+      "target_name": "mapped_file",
+      "sources": ["src/mapped_file.c"],
+      "defines": ["NAPI_VERSION=8"],
+      "cflags": ["-Wall", "-Wextra", "-O2"]
+    }
+  ]
+}
