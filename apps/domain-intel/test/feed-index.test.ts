@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { FEED_SORTS, FEED_STATUSES } from '@repo/contracts/domain-intel';
-import type { FeedFilters, FeedIndex, FeedPage } from '@repo/feed-index';
+import { type FeedFilters, FeedIndex, type FeedPage } from '@repo/feed-index';
 import { databaseTargets } from '@repo/server-kit/testing';
 import fc from 'fast-check';
 import { loadFeedIndex } from '../src/feed/feed-index-load.ts';
@@ -172,6 +175,34 @@ for (const target of databaseTargets()) {
         }),
         { numRuns: 300, seed: 42 },
       );
+    });
+
+    test('a snapshot of the index, mapped read-only, answers every page and total as the index built', async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'feed-snapshot-'));
+      try {
+        const file = path.join(dir, 'index.snapshot');
+        await cachedIndex.writeSnapshot(file, { retentionDays: 0 });
+        const { index: mapped, meta } = FeedIndex.fromSnapshot(file, { cachedFilters: 3 });
+        assert.deepEqual(meta, { version: 0, droppedSince: null, settings: { retentionDays: 0 } });
+        assert.equal(mapped.columns.size, index.columns.size);
+        const maps = readFileSync('/proc/self/maps', 'utf8').split('\n');
+        assert.ok(
+          maps.some((line) => line.endsWith(file) && line.split(/\s+/)[1] === 'r--s'),
+          'mapped read-only and shared',
+        );
+        // A query writing to the mapped parts would kill this process (SIGSEGV): every path is taken.
+        await fc.assert(
+          fc.asyncProperty(filtersArbitrary, pageArbitrary, async (filters, page) => {
+            for (const path of [undefined, 'walk', 'by-rank'] as const) {
+              assert.deepEqual(mapped.page(filters, page, NOW, path), index.page(filters, page, NOW, path), path);
+            }
+            assert.equal(mapped.count(filters, NOW), index.count(filters, NOW));
+          }),
+          { numRuns: 300, seed: 43 },
+        );
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
 
     test('contains of common needles (own row lists), at label starts and ends, with - and digits, IDN', async () => {

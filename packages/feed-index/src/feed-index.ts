@@ -4,6 +4,7 @@ import { bitmapFor, type FeedClusters, type FeedSeed } from './feed-clusters.ts'
 import type { FeedColumnChunks, FeedColumnChunksState } from './feed-column-chunks.ts';
 import type { FeedColumns } from './feed-columns.ts';
 import { buildFeedIndexParts, type FeedIndexParts } from './feed-index-parts.ts';
+import { type FeedIndexSnapshotMeta, mapFeedIndexSnapshot, writeFeedIndexSnapshot } from './feed-index-snapshot.ts';
 import {
   type BoundedColumn,
   type FeedBound,
@@ -68,6 +69,7 @@ interface Marked {
  *   never a sort at query time.
  */
 export class FeedIndex {
+  readonly #parts: FeedIndexParts;
   readonly #clusters: FeedClusters;
   readonly #orders: Record<FeedSort, Uint32Array>;
   readonly #ranks: Record<FeedSort, Uint32Array>;
@@ -91,6 +93,7 @@ export class FeedIndex {
     readonly version: number,
     private readonly options: FeedIndexOptions = { cachedFilters: 0 },
   ) {
+    this.#parts = parts;
     this.#clusters = parts.clusters;
     this.#orders = parts.orders;
     this.#ranks = parts.ranks;
@@ -123,6 +126,33 @@ export class FeedIndex {
     build?: FeedBuildOptions,
   ): Promise<FeedIndex> {
     return new FeedIndex(await buildFeedIndexPartsInWorker(rows, build), version, options);
+  }
+
+  /**
+   * The index held in the snapshot file at `file` (writeSnapshot), its parts mapped read-only and
+   * shared, not copied: processes mapping one file hold one copy of it per host, and it answers at
+   * once (no load, no build). Its feed version and what it covers are the snapshot's. Throws a
+   * TypedArrayFileError for a file that is not a whole snapshot (torn, foreign, another format).
+   */
+  static fromSnapshot(
+    file: string,
+    options: Omit<FeedIndexOptions, 'droppedSince'> = { cachedFilters: 0 },
+  ): { index: FeedIndex; meta: FeedIndexSnapshotMeta } {
+    const { parts, meta } = mapFeedIndexSnapshot(file);
+    return { index: new FeedIndex(parts, meta.version, { ...options, droppedSince: meta.droppedSince }), meta };
+  }
+
+  /**
+   * Writes this index as a snapshot file (feed-index-snapshot.ts), atomically; `settings` are
+   * recorded with its version and what it covers. The queries never write the parts (their scratch
+   * bitmaps are this object's own), which is what lets a snapshot be mapped read-only.
+   */
+  writeSnapshot(file: string, settings: FeedIndexSnapshotMeta['settings'] = {}): Promise<void> {
+    return writeFeedIndexSnapshot(file, this.#parts, {
+      version: this.version,
+      droppedSince: this.options.droppedSince ?? null,
+      settings,
+    });
   }
 
   /** The rows, grouped (FeedClusters). */

@@ -5,6 +5,7 @@ export { bitmapFor, FeedClusters } from './feed-clusters.ts';
 export { FeedColumnChunks } from './feed-column-chunks.ts';
 export { FEED_COLUMN_NAMES, type FeedColumnRow, FeedColumns } from './feed-columns.ts';
 export { FeedIndex, type FeedIndexOptions } from './feed-index.ts';
+export type { FeedIndexSnapshotMeta } from './feed-index-snapshot.ts';
 export { compileFeedMatcher } from './feed-matcher.ts';
 export {
   ANY_STATUSES,
@@ -23,3 +24,4 @@ export {
   type SqlPredicate,
   YEAR_MS,
 } from './filters.ts';
+export { TypedArrayFileError, type TypedArrayFileProblem } from './typed-array-file.ts';
