@@ -19,6 +19,7 @@ import { DeliveryOutbox } from './delivery/outbox.ts';
 import { SavedFilters } from './delivery/saved-filters.ts';
 import { DeliveryTargets } from './delivery/targets.ts';
 import type { EnrichmentService } from './enrich/enrichment-service.ts';
+import { feedIndexStoreOf } from './feed/feed-index-store.ts';
 import { FeedService } from './feed/feed-service.ts';
 import { publicUrlOf } from './http/public-url.ts';
 import type { JobLeases } from './jobs/lease.ts';
@@ -274,6 +275,21 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       indexStaleSeconds: config.FEED_INDEX_STALE_SECONDS,
       indexRetentionDays: config.FEED_INDEX_RETENTION_DAYS,
       indexMaxRows: config.FEED_INDEX_MAX_ROWS,
+      snapshots: feedIndexStoreOf(config, database.location),
+      onIndexReady: (version, from) =>
+        log.info(
+          { event: 'feed_index_ready', feedVersion: version, ...('mapped' in from ? { mapped: from.mapped } : from) },
+          'The in-memory feed index of this feed version answers',
+        ),
+      onSnapshotError: (error, version) =>
+        log.warn(
+          {
+            event: 'feed_index_snapshot_failed',
+            feedVersion: version,
+            error: error instanceof Error ? error.message : String(error),
+          },
+          'A feed index snapshot could not be mapped (the index is built instead) or written (this process keeps its own)',
+        ),
       onIndexCeiling: (droppedSince, maxRows) =>
         log.warn(
           { event: 'feed_index_ceiling', maxRows, droppedSince: new Date(droppedSince).toISOString() },

@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { DB } from '../db/schema.ts';
 import { loadFeedIndex } from './feed-index-load.ts';
+import type { FeedIndexStore } from './feed-index-store.ts';
 import { applyFilters, applySort, feedBase } from './feed-query.ts';
 import { FEED_COLUMNS, type FeedRowData, toFeedRecord } from './feed-row.ts';
 import { FeedRowCache } from './feed-row-cache.ts';
@@ -44,6 +45,17 @@ export interface FeedServiceOptions {
   indexMaxRows?: number;
   /** Told when the ceiling left drops out of an index: those dropped before `droppedSince` are answered by SQL. */
   onIndexCeiling?: (droppedSince: number, maxRows: number) => void;
+  /**
+   * The host's directory of index snapshots (FEED_INDEX_DIR): an index is mapped from there when its
+   * feed version has one, else built by one process of the host (the build lock's holder) and
+   * written there for the others; at start the newest one answers at once. Unset: every process
+   * builds its own, nothing is written.
+   */
+  snapshots?: FeedIndexStore;
+  /** Told when an index became the current one: built here, or mapped from a snapshot (the file). */
+  onIndexReady?: (version: number, from: { built: true } | { mapped: string }) => void;
+  /** Told when a snapshot could not be mapped (the index is built instead) or written (this process keeps its built index). */
+  onSnapshotError?: (error: unknown, version: number) => void;
 }
 
 /** The index build under way: which feed version it reads, and how to drop it when a newer one supersedes it. */
@@ -79,6 +91,12 @@ export class FeedService {
   #failed: { version: number; retryAt: number } | null = null;
   #checkedAt = Number.NEGATIVE_INFINITY;
   #knownVersion: number | null = null;
+  /** When this process last looked for a snapshot of the feed version it has no index of (at the version-check cadence). */
+  #lookedAt = Number.NEGATIVE_INFINITY;
+  /** The feed version whose snapshot was refused (torn, foreign): built instead, not mapped again. */
+  #refusedSnapshot: number | null = null;
+  /** Whether the newest snapshot was looked for at start (as the previous index while the current one is found or built). */
+  #startedFromSnapshot = false;
   readonly #rowCache: FeedRowCache | null;
   readonly #rowReaders = new Map<number, (...domains: string[]) => Promise<FeedRowData[]>>();
 
@@ -213,6 +231,7 @@ export class FeedService {
     this.#building = null;
     this.#failed = null;
     this.#checkedAt = Number.NEGATIVE_INFINITY;
+    this.#lookedAt = Number.NEGATIVE_INFINITY;
     await this.db
       .updateTable('feed_version')
       .set((eb) => ({ version: eb('version', '+', 1) }))
@@ -227,7 +246,10 @@ export class FeedService {
     if (now - this.#checkedAt >= this.options.indexCheckSeconds * 1_000) {
       this.#checkedAt = now;
       const row = await this.db.selectFrom('feed_version').select('version').where('id', '=', 1).executeTakeFirst();
-      this.#knownVersion = Number(row?.version ?? 0);
+      const version = Number(row?.version ?? 0);
+      // A version move is looked for in the snapshots (and the build lock tried) at once.
+      if (version !== this.#knownVersion) this.#lookedAt = Number.NEGATIVE_INFINITY;
+      this.#knownVersion = version;
     }
     if (this.#index && this.#index.version === this.#knownVersion) return this.#index;
     this.#retire(now);
@@ -237,11 +259,77 @@ export class FeedService {
       this.#building.abort.abort(new SupersededBuild(this.#building.version));
       this.#building = null;
     }
+    const store = this.options.snapshots;
+    if (store && !this.#building) {
+      if (!this.#startedFromSnapshot) this.#startFromNewestSnapshot(store, version, now);
+      // Looked for (and the build lock tried) at the version-check cadence, not on every request.
+      if (now - this.#lookedAt < this.options.indexCheckSeconds * 1_000) return this.#stale(now);
+      this.#lookedAt = now;
+      // A snapshot of this version (another process of the host built it): mapped, it answers at once.
+      const mapped = this.#mapSnapshot(store, version);
+      if (mapped) return mapped;
+    }
     const failed = this.#failed;
     if (!this.#building && !(failed && failed.version === version && now < failed.retryAt)) {
-      this.#building = this.#build(version, now);
+      // With a snapshot directory one process of the host builds (the lock's holder); the others wait for its file.
+      if (!store || this.#tryLock(store, version)) this.#building = this.#build(version, now);
     }
     return this.#stale(now);
+  }
+
+  /**
+   * At start, the newest snapshot of the host (of an older feed version than the current one)
+   * answers as the previous index would after a version move: within FEED_INDEX_STALE_SECONDS,
+   * while the current one is mapped or built, so pages do not fall to SQL while the process starts.
+   */
+  #startFromNewestSnapshot(store: FeedIndexStore, version: number, now: number): void {
+    this.#startedFromSnapshot = true;
+    if (this.#index || this.#previous) return;
+    const newest = store.newestVersion();
+    if (newest === null || newest >= version) return; // the current version's own snapshot is mapped next
+    try {
+      const index = store.map(newest, { cachedFilters: this.#cachedFilters() });
+      if (index) this.#previous = { index, outdatedSince: now };
+    } catch (error) {
+      this.options.onSnapshotError?.(error, newest);
+    }
+  }
+
+  /** The current version's index from its snapshot, now the current index; null when there is none or it is refused. */
+  #mapSnapshot(store: FeedIndexStore, version: number): FeedIndex | null {
+    if (this.#refusedSnapshot === version) return null;
+    let index: FeedIndex | null;
+    try {
+      index = store.map(version, { cachedFilters: this.#cachedFilters() });
+    } catch (error) {
+      // Torn, foreign or of another format: reported once, and built here instead (the new file replaces it).
+      this.#refusedSnapshot = version;
+      this.options.onSnapshotError?.(error, version);
+      return null;
+    }
+    if (!index) return null;
+    this.#totals?.clear();
+    this.#index = index;
+    this.#previous = null;
+    this.#failed = null;
+    this.options.onIndexReady?.(version, { mapped: store.fileOf(version) });
+    return index;
+  }
+
+  /** Takes the host's build lock; false when another process holds it (or the lock cannot be made: reported). */
+  #tryLock(store: FeedIndexStore, version: number): boolean {
+    try {
+      return store.tryLock();
+    } catch (error) {
+      // The directory is not writable: build here as without a directory, rather than never.
+      this.options.onSnapshotError?.(error, version);
+      return true;
+    }
+  }
+
+  /** Reusing a filter's matches is exact within one feed version; FEED_COUNT_CACHE_SECONDS=0 turns reuse off. */
+  #cachedFilters(): number {
+    return this.options.countCacheSeconds > 0 ? MATCHES_CACHED : 0;
   }
 
   /**
@@ -265,8 +353,7 @@ export class FeedService {
   /** Loads and builds the index of one feed version; on success it becomes the current index unless superseded. */
   #build(version: number, now: number): Build {
     const abort = new AbortController();
-    // Reusing a filter's matches is exact within one feed version; FEED_COUNT_CACHE_SECONDS=0 turns reuse off.
-    const cachedFilters = this.options.countCacheSeconds > 0 ? MATCHES_CACHED : 0;
+    const cachedFilters = this.#cachedFilters();
     const build: Build = {
       version,
       abort,
@@ -291,7 +378,8 @@ export class FeedService {
           this.#index = index;
           this.#previous = null;
           this.#failed = null;
-          return index;
+          this.options.onIndexReady?.(version, { built: true });
+          return this.#publish(index, abort.signal);
         },
         (error: unknown) => {
           if (abort.signal.aborted) return null;
@@ -304,8 +392,30 @@ export class FeedService {
     };
     void build.done.finally(() => {
       if (this.#building === build) this.#building = null;
+      // The host's build lock goes with this process's last build (a superseding one keeps it).
+      if (this.#building === null) this.options.snapshots?.unlock();
     });
     return build;
+  }
+
+  /**
+   * Writes the index just built as its version's snapshot for the host's other processes, then
+   * answers from the mapped file instead of the built copy (which goes at the next collection), so
+   * this process shares the host's one copy too. A failed write is reported; the built index answers.
+   */
+  async #publish(index: FeedIndex, signal: AbortSignal): Promise<FeedIndex | null> {
+    const store = this.options.snapshots;
+    if (!store) return index;
+    try {
+      await store.publish(index);
+      const mapped = store.map(index.version, { cachedFilters: this.#cachedFilters() });
+      if (signal.aborted || this.#index !== index || !mapped) return this.#index;
+      this.#index = mapped;
+      return mapped;
+    } catch (error) {
+      this.options.onSnapshotError?.(error, index.version);
+      return this.#index;
+    }
   }
 
   async #count(filters: FeedFilters, now: number): Promise<number> {
