@@ -78,6 +78,10 @@ interface Build {
  * (seconds to minutes at millions of rows), the previous version's index keeps answering for at
  * most FEED_INDEX_STALE_SECONDS: a SQL count over millions of rows would cost seconds per call.
  * Before the first index is built, and past that window, the SQL path answers.
+ * With a snapshot directory (FEED_INDEX_DIR, FeedIndexStore) the processes of a host share one copy:
+ * an index is mapped from its version's snapshot when one exists (at start, the newest snapshot
+ * answers at once, as the current or the previous index), else built by the process holding the
+ * host's build lock, which writes the snapshot the others then map.
  * The rows of pages served from the index are kept in a row cache of the index's feed version
  * (FEED_ROW_CACHE_ROWS), so a hot page reads nothing from the database.
  */
