@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,12 +7,12 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FeedPage } from '@repo/feed-index';
 import { ManualClock } from '@repo/server-kit';
-import { databaseTargets, testTimeout } from '@repo/server-kit/testing';
+import { databaseTargets, testTimeout, waitForLine } from '@repo/server-kit/testing';
 import type { KyselyPlugin } from 'kysely';
 import { FeedIndexStore } from '../src/feed/feed-index-store.ts';
 import { FeedService } from '../src/feed/feed-service.ts';
 import { EVERY_ROW, feedRow } from './feed-helpers.ts';
-import { createTestApp, type TestApp } from './helpers.ts';
+import { childEnv, createTestApp, type TestApp } from './helpers.ts';
 
 const NOW = Date.parse('2026-03-10T12:00:00Z');
 const DAY = 86_400_000;
@@ -137,6 +137,58 @@ for (const target of databaseTargets()) {
         assert.deepEqual(await answer(b.feed, filters), sql);
       }
       assert.equal(a.counts() + b.counts(), countsBefore, 'both answered from the index: no SQL count');
+    });
+
+    test('two real processes on one directory: one builds, the other maps its file; both list it in /proc/<pid>/maps', async () => {
+      const shared = mkdtempSync(path.join(tmpdir(), 'feed-index-processes-'));
+      const serve = () =>
+        spawn(
+          process.execPath,
+          ['--import', 'tsx', path.join(import.meta.dirname, 'processes', 'serve-feed-index.ts')],
+          {
+            env: { ...childEnv(t), FEED_INDEX_DIR: shared },
+            stdio: ['pipe', 'pipe', 'inherit'],
+          },
+        );
+      const processes = [serve(), serve()];
+      try {
+        const ready = await Promise.all(
+          processes.map(
+            async (child) =>
+              JSON.parse((await waitForLine(child, /^READY /)).slice('READY '.length)) as {
+                built?: boolean;
+                mapped?: string;
+                total: number;
+              },
+          ),
+        );
+        assert.deepEqual(ready.map((answer) => (answer.built ? 'built' : 'mapped')).sort(), ['built', 'mapped']);
+        const file = ready.find((answer) => answer.mapped)!.mapped!;
+        for (const child of processes) {
+          const maps = readFileSync(`/proc/${child.pid}/maps`, 'utf8').split('\n');
+          assert.ok(
+            maps.some((line) => line.endsWith(file) && line.split(/\s+/)[1] === 'r--s'),
+            `process ${child.pid} maps ${file}`,
+          );
+        }
+        const { total } = await sqlAnswer();
+        assert.deepEqual(
+          ready.map((answer) => answer.total),
+          [total, total],
+        );
+      } finally {
+        await Promise.all(
+          processes.map(
+            (child) =>
+              new Promise((resolve) => {
+                if (child.exitCode !== null) return resolve(null);
+                child.once('exit', resolve);
+                child.stdin!.end();
+              }),
+          ),
+        );
+        rmSync(shared, { recursive: true, force: true });
+      }
     });
 
     test('a process started with the current snapshot answers its first page from it: no build, no SQL count', async () => {
