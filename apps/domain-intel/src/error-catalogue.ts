@@ -1,3 +1,4 @@
+import { FEED_QUERY_ERRORS } from '@repo/contracts/domain-intel';
 import { defineErrorCatalogue } from '@repo/server-kit/error-catalogue';
 
 /**
@@ -239,93 +240,8 @@ export const errorCatalogue = defineErrorCatalogue({
     meaning: 'More TLDs were asked for than one call allows.',
     action: 'Ask for fewer TLDs; details.limit gives the cap.',
   },
-  unknown_tld: {
-    status: 400,
-    meaning: 'A TLD that is unknown, or that the feed does not track.',
-    action: 'Use one of the TLDs the message lists.',
-  },
-  invalid_tld: {
-    status: 400,
-    meaning: 'The tld parameter is empty or malformed.',
-    action: 'Give a comma-separated list such as com,net.',
-  },
-  // Feed and export filters
-  invalid_min_years: {
-    status: 400,
-    meaning: 'min_years is not a whole number in range.',
-    action: 'Give a whole number from 0 to 100.',
-  },
-  invalid_min_da: {
-    status: 400,
-    meaning: 'min_da is not a whole number in range.',
-    action: 'Give a whole number from 0 to 100.',
-  },
-  invalid_min_tf: {
-    status: 400,
-    meaning: 'min_tf is not a whole number in range.',
-    action: 'Give a whole number from 0 to 100.',
-  },
-  invalid_limit: {
-    status: 400,
-    meaning: 'limit is not a whole number in range.',
-    action: 'Give a whole number in the range the message names.',
-  },
-  invalid_offset: {
-    status: 400,
-    meaning: 'offset is not a whole number in range.',
-    action: 'Give a whole number in the range the message names.',
-  },
-  invalid_status: {
-    status: 400,
-    meaning: 'status is not one of the feed statuses.',
-    action: 'Use a value the message lists.',
-  },
-  invalid_sort: {
-    status: 400,
-    meaning: 'sort is not one of the sort orders.',
-    action: 'Use a value the message lists.',
-  },
-  invalid_max_length: {
-    status: 400,
-    meaning: 'max_length is not a whole number from 1 to 63.',
-    action: 'Give a whole number from 1 to 63.',
-  },
-  invalid_min_alt_tlds: {
-    status: 400,
-    meaning: 'min_alt_tlds is not a whole number in range.',
-    action: 'Give a whole number from 0 to 100.',
-  },
-  invalid_hyphens: {
-    status: 400,
-    meaning: 'hyphens is not true or false.',
-    action: 'Give hyphens=true or hyphens=false.',
-  },
-  invalid_digits: { status: 400, meaning: 'digits is not true or false.', action: 'Give digits=true or digits=false.' },
-  invalid_contains: {
-    status: 400,
-    meaning: 'contains is not 1-63 letters, digits or hyphens.',
-    action: 'Give plain text (no wildcards), e.g. contains=shop.',
-  },
-  invalid_ends_with: {
-    status: 400,
-    meaning: 'ends_with is not 1-63 letters, digits or hyphens.',
-    action: 'Give plain text (no wildcards), e.g. ends_with=shop.',
-  },
-  drops_filter_needs_pending_delete: {
-    status: 400,
-    meaning: 'drops_after and drops_before filter on the expected drop of pending-delete names only.',
-    action: 'Add status=pending-delete.',
-  },
-  invalid_date: {
-    status: 400,
-    meaning: 'A date is not an ISO date (2026-03-01) or date-time with offset (2026-03-01T06:00:00Z).',
-    action: 'Write the date in one of those forms.',
-  },
-  invalid_date_range: {
-    status: 400,
-    meaning: 'The after-date of a range (dropped_after, drops_after) is not earlier than its before-date.',
-    action: 'Swap or correct the two dates.',
-  },
+  // Feed and export filters (their text is the feed parameters' wire half, with each parameter)
+  ...FEED_QUERY_ERRORS,
   invalid_format: { status: 400, meaning: 'The export format is unknown.', action: 'Use format=ndjson or format=csv.' },
   unknown_parameter: {
     status: 400,

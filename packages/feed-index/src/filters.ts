@@ -1,11 +1,17 @@
-// The parameters are a wire contract (packages/contracts/src/domain-intel/feed-query.ts); this module gives them meaning.
+// Each filter has two halves, keyed by its query parameter: its wire half (description, value kind,
+// form label, error codes with their catalogue text) in packages/contracts FEED_FILTER_WIRE, which
+// is browser-safe for the SDK and read by OpenAPI, the guide, the dashboard and the error catalogue;
+// and its meaning here (parsing, SQL, index), which needs Node. The compiler refuses either without the other.
 import {
   DEFAULT_LIMIT,
+  FEED_FILTER_WIRE,
+  FEED_PAGE_WIRE,
   FEED_SORTS,
   FEED_STATUSES,
+  type FeedFilterParameter,
+  type FeedFiltersOfValue,
+  type FeedQueryErrorCode,
   type FeedSort,
-  MAX_LIMIT,
-  MAX_OFFSET,
 } from '@repo/contracts/domain-intel';
 import { type FeedColumns, NO_VALUE } from './feed-columns.ts';
 import { ANY_STATUSES, STATUS_CODES } from './statuses.ts';
@@ -98,13 +104,11 @@ export interface FeedBounds {
   rowTests: FeedRowTest[];
 }
 
-/** Every error code the parsing gives (the app's error catalogue must hold each: its appError takes them). */
-export type FeedFilterErrorCode =
-  | `invalid_${IntegerParameter | 'status' | 'sort' | 'hyphens' | 'digits' | 'contains' | 'ends_with' | 'tld'}`
-  | 'invalid_date'
-  | 'invalid_date_range'
-  | 'unknown_tld'
-  | 'drops_filter_needs_pending_delete';
+/**
+ * Every error code the parsing gives: the codes the wire half lists (the app's error catalogue
+ * takes them with their text from there, so its appError accepts each).
+ */
+export type FeedFilterErrorCode = FeedQueryErrorCode;
 
 /** Bad feed input, with the catalogued code the app answers it with (no web framework here). */
 export class FeedFilterError extends Error {
@@ -118,25 +122,27 @@ export class FeedFilterError extends Error {
 }
 
 /**
- * One feed filter, defined once: its query parameter, how that parses (with its catalogued
- * error), its SQL predicates and its bound in the index. Absent, a filter's value is null (or
- * its default) and it adds nothing to either.
+ * One feed filter's meaning: its query parameter (whose wire half is in packages/contracts
+ * FEED_FILTER_WIRE), how that parses (with its catalogued error), its SQL predicates and its bound
+ * in the index. Absent, a filter's value is null (or its default) and it adds nothing to either.
  */
-interface FeedFilterDefinition<V> {
-  /** The query parameter (one of packages/contracts FeedFilterQuery's; a test checks). */
-  parameter: string;
+interface FeedFilterDefinition<V, P extends FeedFilterParameter = FeedFilterParameter> {
+  /** The query parameter: a key of FEED_FILTER_WIRE. */
+  parameter: P;
   /** The value from the query; may also check the query's other parameters (ranges, combinations). */
   parse(query: FeedQueryInput, trackedTlds: readonly string[]): V;
   sql(value: V, now: number): SqlPredicate[];
   index(value: V, now: number, bounds: FeedBounds): void;
 }
 
-const define = <V>(definition: FeedFilterDefinition<V>) => definition;
+const define = <V, P extends FeedFilterParameter>(definition: FeedFilterDefinition<V, P>) => definition;
 
 /**
- * Every feed filter. To add one: an entry here (parameter, parse, sql, index), its parameter's
- * line in the contract (packages/contracts FeedFilterQuery) and, for a new error code, its
- * catalogue entry; FeedFilters, the SQL path, the index, saved filters and the export follow.
+ * Every feed filter. To add one: an entry here (parameter, parse, sql, index) and its wire entry
+ * in packages/contracts FEED_FILTER_WIRE (description, value kind, form label, error codes with
+ * their text); FeedFilters, the SQL path, the index, saved filters, the export, OpenAPI, the
+ * error catalogue, the SDK and the dashboard's explorer follow, and `npm run feed-docs` rewrites
+ * the guide's table. Without either half `npx tsc -b` fails.
  */
 export const FEED_FILTERS = {
   tlds: define({
@@ -152,7 +158,7 @@ export const FEED_FILTERS = {
   }),
   minYears: define({
     parameter: 'min_years',
-    parse: (query: FeedQueryInput) => integerParam(query, 'min_years', 0, 100),
+    parse: (query: FeedQueryInput) => integerParam(query, 'min_years'),
     // `first_archived_at <= now - n years`; 0 years is no filter (a row without an archive date passes).
     sql: (years, now) =>
       years ? [{ column: 'first_archived_at', op: '<=', value: Math.floor(now - years * YEAR_MS) }] : [],
@@ -160,8 +166,8 @@ export const FEED_FILTERS = {
       if (years) addBound(bounds, 'firstArchivedAt', Number.NEGATIVE_INFINITY, Math.floor(now - years * YEAR_MS));
     },
   }),
-  minDa: atLeastFilter('min_da', 'da', 'da', 0, 100),
-  minTf: atLeastFilter('min_tf', 'tf', 'tf', 0, 100),
+  minDa: atLeastFilter('min_da', 'da', 'da'),
+  minTf: atLeastFilter('min_tf', 'tf', 'tf'),
   droppedAfter: afterFilter('dropped_after', 'dropped_at', 'droppedAt'),
   droppedBefore: beforeFilter('dropped_before', 'dropped_after', 'dropped_at', 'droppedAt'),
   status: define({
@@ -177,7 +183,7 @@ export const FEED_FILTERS = {
   }),
   maxLength: define({
     parameter: 'max_length',
-    parse: (query: FeedQueryInput) => integerParam(query, 'max_length', 1, 63),
+    parse: (query: FeedQueryInput) => integerParam(query, 'max_length'),
     sql: (max) => (max === null ? [] : [{ column: 'length', op: '<=', value: max }]),
     index: (max, _, bounds) => {
       if (max !== null) addBound(bounds, 'length', 0, max);
@@ -218,7 +224,7 @@ export const FEED_FILTERS = {
       });
     },
   }),
-  minAltTlds: atLeastFilter('min_alt_tlds', 'alt_tld_count', 'altTldCount', 0, 100),
+  minAltTlds: atLeastFilter('min_alt_tlds', 'alt_tld_count', 'altTldCount'),
   dropsAfter: afterFilter('drops_after', 'expected_drop_at', 'expectedDropAt'),
   dropsBefore: beforeFilter('drops_before', 'drops_after', 'expected_drop_at', 'expectedDropAt', 'pending-delete only'),
 };
@@ -227,6 +233,15 @@ export const FEED_FILTERS = {
 export type FeedFilters = { [K in keyof typeof FEED_FILTERS]: ReturnType<(typeof FEED_FILTERS)[K]['parse']> };
 
 export type FeedFilterName = keyof typeof FEED_FILTERS;
+
+/**
+ * Every wire filter has its definition above: a parameter of FEED_FILTER_WIRE without one is a
+ * compile error naming it (and `parameter` only takes FEED_FILTER_WIRE's keys, the other way round).
+ */
+export const EVERY_WIRE_FILTER_DEFINED: Record<
+  Exclude<FeedFilterParameter, (typeof FEED_FILTERS)[FeedFilterName]['parameter']>,
+  never
+> = {};
 
 const FILTER_NAMES = Object.keys(FEED_FILTERS) as FeedFilterName[];
 
@@ -269,8 +284,8 @@ const BOUND_ORDER: readonly BoundedColumn[] = [
 export function parseFeedPage(query: FeedQueryInput): FeedPage {
   return {
     sort: enumParam(query, 'sort', FEED_SORTS, 'dropped_at'),
-    limit: integerParam(query, 'limit', 1, MAX_LIMIT) ?? DEFAULT_LIMIT,
-    offset: integerParam(query, 'offset', 0, MAX_OFFSET) ?? 0,
+    limit: integerParam(query, 'limit') ?? DEFAULT_LIMIT,
+    offset: integerParam(query, 'offset') ?? 0,
   };
 }
 
@@ -290,16 +305,14 @@ function addBound(bounds: FeedBounds, column: BoundedColumn, min: number, max: n
 }
 
 /** `column >= n` on a small whole-number column (NULL never passes). */
-function atLeastFilter(
-  parameter: IntegerParameter,
+function atLeastFilter<P extends FeedFiltersOfValue<'whole-number'>>(
+  parameter: P,
   column: FeedSqlColumn,
   indexColumn: BoundedColumn,
-  min: number,
-  max: number,
 ) {
   return define({
     parameter,
-    parse: (query: FeedQueryInput) => integerParam(query, parameter, min, max),
+    parse: (query: FeedQueryInput) => integerParam(query, parameter),
     sql: (floor) => (floor === null ? [] : [{ column, op: '>=', value: floor }]),
     index: (floor, _, bounds) => {
       // NULL is NO_VALUE (-1) in the index, below every accepted floor.
@@ -309,7 +322,11 @@ function atLeastFilter(
 }
 
 /** `column >= time` (inclusive) on an epoch-ms column (NULL, NaN in the index, never passes). */
-function afterFilter(parameter: string, column: FeedSqlColumn, indexColumn: BoundedColumn) {
+function afterFilter<P extends FeedFiltersOfValue<'date'>>(
+  parameter: P,
+  column: FeedSqlColumn,
+  indexColumn: BoundedColumn,
+) {
   return define({
     parameter,
     parse: (query: FeedQueryInput) => dateParam(query, parameter),
@@ -324,9 +341,9 @@ function afterFilter(parameter: string, column: FeedSqlColumn, indexColumn: Boun
  * `column < time` (exclusive) on an epoch-ms column; it must be later than its `after` partner,
  * and (drops_before) both need status=pending-delete.
  */
-function beforeFilter(
-  parameter: string,
-  afterParameter: string,
+function beforeFilter<P extends FeedFiltersOfValue<'date'>>(
+  parameter: P,
+  afterParameter: FeedFiltersOfValue<'date'>,
   column: FeedSqlColumn,
   indexColumn: BoundedColumn,
   only?: 'pending-delete only',
@@ -358,7 +375,11 @@ function beforeFilter(
 }
 
 /** `false`: only labels without one (the 0/1 column `= 0`); `true` or absent: either. */
-function withoutFilter(parameter: 'hyphens' | 'digits', column: FeedSqlColumn, indexColumn: BoundedColumn) {
+function withoutFilter<P extends FeedFiltersOfValue<'allowed'>>(
+  parameter: P,
+  column: FeedSqlColumn,
+  indexColumn: BoundedColumn,
+) {
   return define({
     parameter,
     parse: (query: FeedQueryInput) => allowedParam(query, parameter),
@@ -385,9 +406,12 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** The filter and paging parameters that take a whole number; each has its own `invalid_<name>` code. */
-type IntegerParameter = 'min_years' | 'min_da' | 'min_tf' | 'max_length' | 'min_alt_tlds' | 'limit' | 'offset';
+type IntegerParameter = FeedFiltersOfValue<'whole-number'> | 'limit' | 'offset';
 
-function integerParam(query: FeedQueryInput, name: IntegerParameter, min: number, max: number): number | null {
+/** A whole number in the parameter's range (its wire entry's). */
+function integerParam(query: FeedQueryInput, name: IntegerParameter): number | null {
+  const { min, max } =
+    name === 'limit' || name === 'offset' ? FEED_PAGE_WIRE[name].range : FEED_FILTER_WIRE[name].range;
   const raw = query[name];
   if (raw === undefined) return null;
   if (!INTEGER.test(raw) || Number(raw) < min || Number(raw) > max) {
@@ -437,7 +461,7 @@ function enumParam<T extends string>(
 }
 
 /** `true` (the default: allowed) or `false` (excluded); anything else is a 400. */
-function allowedParam(query: FeedQueryInput, name: 'hyphens' | 'digits'): false | null {
+function allowedParam(query: FeedQueryInput, name: FeedFiltersOfValue<'allowed'>): false | null {
   const raw = query[name];
   if (raw === undefined || raw === 'true') return null;
   if (raw === 'false') return false;
@@ -449,7 +473,7 @@ function allowedParam(query: FeedQueryInput, name: 'hyphens' | 'digits'): false 
 const LABEL_TEXT = /^[a-z0-9-]{1,63}$/;
 
 /** Plain label text: letters, digits and hyphens only, so it can never be a pattern. */
-function labelTextParam(query: FeedQueryInput, name: 'contains' | 'ends_with'): string | null {
+function labelTextParam(query: FeedQueryInput, name: FeedFiltersOfValue<'label-text'>): string | null {
   const raw = query[name];
   if (raw === undefined) return null;
   const text = raw.trim().toLowerCase();

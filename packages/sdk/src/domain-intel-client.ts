@@ -1,3 +1,4 @@
+import { FEED_FILTER_PARAMETERS, FEED_PAGE_PARAMETERS } from '@repo/contracts/domain-intel';
 import type {
   Availability,
   BulkCheck,
@@ -77,7 +78,7 @@ export class DomainIntelClient {
 
   /** Up to 20 available names built from `keyword`, optionally in these TLDs only. */
   async suggest(keyword: string, filter: { tld?: string | string[] } = {}, options?: CallOptions) {
-    return this.#get<Suggestion[]>('suggest', { keyword, tld: list(filter.tld) }, options);
+    return this.#get<Suggestion[]>('suggest', { keyword, tld: wireValue(filter.tld) }, options);
   }
 
   /** One page of the dropped feed. */
@@ -372,43 +373,36 @@ async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> 
   }
 }
 
-function list(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value.join(',') : value;
-}
+const text = (value: number | undefined) => (value === undefined ? undefined : String(value));
 
-const date = (value: string | Date | undefined) => (value instanceof Date ? value.toISOString() : value);
-const text = (value: number | boolean | undefined) => (value === undefined ? undefined : String(value));
+/** `min_alt_tlds` → `minAltTlds` (SdkName, at run time). */
+const sdkName = (parameter: string) => parameter.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+
+/** A query field's value as the wire writes it: lists comma-joined, dates ISO, numbers and booleans as text. */
+function wireValue(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (Array.isArray(value)) return value.join(',');
+  if (value instanceof Date) return value.toISOString();
+  return String(value);
+}
 
 /** Feed filters as the query string a saved filter stores (`tld=com&min_da=20`). */
 function filterQueryString(filters: FeedFilters): string {
-  const { sort: _sort, limit: _limit, offset: _offset, ...only } = feedParameters(filters);
   return new URLSearchParams(
-    Object.entries(only).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    Object.entries(wireParameters(filters, FEED_FILTER_PARAMETERS)).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined,
+    ),
   ).toString();
 }
 
-function feedParameters(query: FeedQuery): Record<string, string | undefined> {
-  return {
-    tld: list(query.tld),
-    min_years: text(query.minYears),
-    min_da: text(query.minDa),
-    min_tf: text(query.minTf),
-    dropped_after: date(query.droppedAfter),
-    dropped_before: date(query.droppedBefore),
-    status: query.status,
-    max_length: text(query.maxLength),
-    hyphens: text(query.hyphens),
-    digits: text(query.digits),
-    contains: query.contains,
-    ends_with: query.endsWith,
-    min_alt_tlds: text(query.minAltTlds),
-    drops_after: date(query.dropsAfter),
-    drops_before: date(query.dropsBefore),
-    sort: query.sort,
-    limit: text(query.limit),
-    offset: text(query.offset),
-  };
+/** The query's fields under their wire names (each parameter's SdkName field). */
+function wireParameters(query: FeedQuery, parameters: readonly string[]): Record<string, string | undefined> {
+  const fields = query as Record<string, unknown>;
+  return Object.fromEntries(parameters.map((parameter) => [parameter, wireValue(fields[sdkName(parameter)])]));
 }
+
+const feedParameters = (query: FeedQuery) =>
+  wireParameters(query, [...FEED_FILTER_PARAMETERS, ...FEED_PAGE_PARAMETERS]);
 
 /** `{"error": {"code", "message", "request_id", …}}` → DomainIntelError. */
 function readError(response: Response, body: unknown): DomainIntelError {

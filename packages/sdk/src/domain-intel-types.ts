@@ -1,6 +1,12 @@
 /** Types of the Domain Intelligence API's client (its records checked against /openapi.json by the tests). */
 
-import type { FeedRecord } from '@repo/contracts/domain-intel';
+import type {
+  FEED_FILTER_WIRE,
+  FeedFilterParameter,
+  FeedRecord,
+  FeedSort,
+  FeedStatus,
+} from '@repo/contracts/domain-intel';
 
 // The records themselves are the servers' own contracts (TypeBox schemas in @repo/contracts),
 // so the SDK cannot drift from what the API sends; type-only, so nothing of them is bundled.
@@ -16,6 +22,8 @@ export type {
   DeliveryTarget,
   EventData,
   FeedRecord,
+  FeedSort,
+  FeedStatus,
   FilterBatchRow,
   Quota,
   SavedFilter,
@@ -34,36 +42,32 @@ export type {
   WhoisRecord,
 } from '@repo/contracts/domain-intel';
 
-/** `new`: names that entered a tracked zone and were not in it the day before (each with `first_seen`). */
-export type FeedStatus = 'dropped' | 'pending-delete' | 'redemption' | 'left-zone' | 'any' | 'new';
-export type FeedSort = 'dropped_at' | 'age' | 'da' | 'tf' | 'alt_tld_count';
+/** `min_alt_tlds` → `minAltTlds`: the SDK's name of a wire parameter (the client maps it back). */
+export type SdkName<Parameter extends string> = Parameter extends `${infer Head}_${infer Tail}`
+  ? `${Head}${Capitalize<SdkName<Tail>>}`
+  : Parameter;
 
-/** The filters of /v1/domains. Dates are ISO strings (`2026-03-01`) or Date objects. */
-export interface FeedFilters {
-  tld?: string | string[];
-  minYears?: number;
-  minDa?: number;
-  minTf?: number;
-  droppedAfter?: string | Date;
-  droppedBefore?: string | Date;
+/** The type the SDK takes for each kind of filter value (packages/contracts FeedFilterValue). */
+interface SdkFilterValues {
+  'tld-list': string | string[];
+  'whole-number': number;
+  /** An ISO string (`2026-03-01`) or a Date. */
+  date: string | Date;
   /** Default `dropped`: drops verified by RDAP only; `new`: new registrations. */
-  status?: FeedStatus;
-  /** Longest label in characters (1-63). */
-  maxLength?: number;
-  /** false: only labels without a hyphen. */
-  hyphens?: boolean;
-  /** false: only labels without a digit. */
-  digits?: boolean;
-  /** Plain text the label must contain (letters, digits, hyphens). */
-  contains?: string;
-  /** Plain text the label must end with (letters, digits, hyphens). */
-  endsWith?: string;
-  minAltTlds?: number;
-  /** With status `pending-delete`: expected to drop at or after this date. */
-  dropsAfter?: string | Date;
-  /** With status `pending-delete`: expected to drop before this date. */
-  dropsBefore?: string | Date;
+  status: FeedStatus;
+  /** false: only labels without one. */
+  allowed: boolean;
+  /** Plain text (letters, digits, hyphens). */
+  'label-text': string;
 }
+
+/**
+ * The filters of /v1/domains, one field per wire filter (packages/contracts FEED_FILTER_WIRE,
+ * where each parameter's description is), named in camelCase: `tld`, `minYears`, `endsWith`, …
+ */
+export type FeedFilters = {
+  [Parameter in FeedFilterParameter as SdkName<Parameter>]?: SdkFilterValues[(typeof FEED_FILTER_WIRE)[Parameter]['value']];
+};
 
 export interface FeedQuery extends FeedFilters {
   sort?: FeedSort;

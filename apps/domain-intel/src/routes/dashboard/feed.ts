@@ -3,8 +3,12 @@ import { type Static, Type } from '@fastify/type-provider-typebox';
 import {
   DEFAULT_LIMIT,
   FEED_FILTER_PARAMETERS,
+  FEED_FILTER_WIRE,
   FEED_SORTS,
   FEED_STATUSES,
+  type FeedFilterParameter,
+  type FeedFilterValue,
+  type FeedFilterWire,
   type FeedRecord,
   MAX_LIMIT,
   MAX_OFFSET,
@@ -24,6 +28,32 @@ const CHART_DAYS = 30;
 export const CSV_ROWS_WITHOUT_BULK_EXPORT = MAX_LIMIT;
 const FILTER_NAMES = FEED_FILTER_PARAMETERS;
 const PAGE_NAMES = ['sort', 'limit', 'offset'] as const;
+
+/** One filter's field on the explorer form, drawn by feed.eta from its kind of value. */
+export interface ExplorerField {
+  parameter: FeedFilterParameter;
+  label: string;
+  value: FeedFilterValue;
+  range: { min: number; max: number } | null;
+}
+
+/** Where each kind of field sits on the form: the TLD boxes, the inputs, the checkboxes, the dates, the status. */
+const FORM_PLACE: Record<FeedFilterValue, number> = {
+  'tld-list': 0,
+  'whole-number': 1,
+  'label-text': 1,
+  allowed: 2,
+  date: 3,
+  status: 4,
+};
+
+/** The explorer's filter fields, from each filter's wire entry (in its order within a place). */
+export const EXPLORER_FIELDS: readonly ExplorerField[] = FEED_FILTER_PARAMETERS.flatMap((parameter) => {
+  const wire: FeedFilterWire = FEED_FILTER_WIRE[parameter];
+  return wire.formLabel === null
+    ? []
+    : [{ parameter, label: wire.formLabel, value: wire.value, range: wire.range ?? null }];
+}).sort((a, b) => FORM_PLACE[a.value] - FORM_PLACE[b.value]);
 
 /**
  * The explorer's query: the feed's filters and paging, each a form field (the TLD boxes repeat).
@@ -86,6 +116,7 @@ export function feedRoutes(app: DashboardApp, sessions: DashboardSessions): void
     const view = {
       viewer,
       trackedTlds: config.TRACKED_TLDS,
+      fields: EXPLORER_FIELDS,
       statuses: FEED_STATUSES,
       sorts: FEED_SORTS,
       form: { ...filterQuery, ...pageQuery },
