@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { FEED_SORTS, FEED_STATUSES } from '@repo/contracts/domain-intel';
-import { type FeedFilters, FeedIndex, type FeedPage } from '@repo/feed-index';
+import { FEED_FILTER_WIRE, FEED_SORTS, FEED_STATUSES } from '@repo/contracts/domain-intel';
+import { FEED_FILTERS, type FeedFilterName, type FeedFilters, FeedIndex, type FeedPage } from '@repo/feed-index';
 import { databaseTargets } from '@repo/server-kit/testing';
 import fc from 'fast-check';
 import { loadFeedIndex } from '../src/feed/feed-index-load.ts';
@@ -36,7 +36,27 @@ const rowArbitrary = fc.record({
   expected_drop_at: nullable(dayOffset.map((time) => time + 6 * DAY)),
 });
 
-const filtersArbitrary: fc.Arbitrary<FeedFilters> = fc
+/** The label-text filters other than `contains` (ends_with, …): each gets a generator below without an entry here. */
+type LabelTextName = Exclude<
+  {
+    [N in FeedFilterName]: (typeof FEED_FILTER_WIRE)[(typeof FEED_FILTERS)[N]['parameter']]['value'] extends 'label-text'
+      ? N
+      : never;
+  }[FeedFilterName],
+  'contains'
+>;
+const labelTextNames = (Object.keys(FEED_FILTERS) as FeedFilterName[]).filter(
+  (name): name is LabelTextName =>
+    name !== 'contains' && FEED_FILTER_WIRE[FEED_FILTERS[name].parameter].value === 'label-text',
+);
+// Short texts of the labels' letters, so that they often hit a label's start or end.
+const labelTexts = fc.record(
+  Object.fromEntries(
+    labelTextNames.map((name) => [name, fc.option(fc.stringMatching(/^[a-c0-9-]{1,3}$/), { nil: null, freq: 4 })]),
+  ) as Record<LabelTextName, fc.Arbitrary<string | null>>,
+);
+
+const otherFilters: fc.Arbitrary<Omit<FeedFilters, LabelTextName>> = fc
   .record({
     tlds: fc.option(fc.uniqueArray(fc.constantFrom(...TLDS, 'info'), { minLength: 1, maxLength: 3 }), { nil: null }),
     minYears: fc.option(fc.integer({ min: 0, max: 9 }), { nil: null }),
@@ -50,7 +70,6 @@ const filtersArbitrary: fc.Arbitrary<FeedFilters> = fc
     digits: fc.constantFrom(false as const, null),
     // 1 byte (a bitmap), 2 (a union of trigrams), 3 (one trigram) and longer (candidates checked byte by byte).
     contains: fc.option(fc.stringMatching(/^[a-c0-9-]{1,6}$/), { nil: null, freq: 3 }),
-    endsWith: fc.option(fc.stringMatching(/^[a-c0-9-]{1,3}$/), { nil: null, freq: 4 }),
     minAltTlds: fc.option(fc.integer({ min: 0, max: 4 }), { nil: null }),
     dropsAfter: fc.option(
       dayOffset.map((time) => time + 6 * DAY),
@@ -62,6 +81,9 @@ const filtersArbitrary: fc.Arbitrary<FeedFilters> = fc
     ),
   })
   .filter((f) => f.droppedAfter === null || f.droppedBefore === null || f.droppedAfter < f.droppedBefore);
+const filtersArbitrary: fc.Arbitrary<FeedFilters> = fc
+  .tuple(otherFilters, labelTexts)
+  .map(([others, texts]) => ({ ...others, ...texts }));
 
 const pageArbitrary: fc.Arbitrary<FeedPage> = fc.record({
   sort: fc.constantFrom(...FEED_SORTS),

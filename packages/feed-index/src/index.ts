@@ -13,6 +13,7 @@ export {
   type FeedBounds,
   FeedFilterError,
   type FeedFilterErrorCode,
+  type FeedFilterName,
   type FeedFilters,
   type FeedPage,
   type FeedQueryInput,

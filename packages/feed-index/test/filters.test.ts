@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { FEED_FILTER_PARAMETERS } from '@repo/contracts/domain-intel';
+import { FEED_FILTER_PARAMETERS, FEED_FILTER_WIRE } from '@repo/contracts/domain-intel';
 import { type FeedColumnRow, FeedColumns } from '../src/feed-columns.ts';
 import { compileFeedMatcher } from '../src/feed-matcher.ts';
 import { FEED_FILTERS, FeedFilterError, feedBounds, feedSqlPredicates, parseFeedFilters } from '../src/filters.ts';
@@ -9,6 +9,7 @@ const NOW = Date.parse('2026-03-10T12:00:00Z');
 const TLDS = ['com', 'net', 'org'];
 
 describe('feed filter definitions (one entry each: parameter, parse, SQL, index)', () => {
+  // The compiler checks this too (EVERY_WIRE_FILTER_DEFINED); here a second definition of one parameter fails.
   test('every filter parameter of the wire contract has its definition, and no definition is off the contract', () => {
     const defined = Object.values(FEED_FILTERS).map((definition) => definition.parameter);
     assert.deepEqual([...defined].sort(), [...FEED_FILTER_PARAMETERS].sort());
@@ -89,6 +90,41 @@ describe('ends_with (the filter added as one entry of FEED_FILTERS)', () => {
       () => parseFeedFilters({ ends_with: 'sh%p' }, TLDS),
       (error) => error instanceof FeedFilterError && error.code === 'invalid_ends_with',
     );
+  });
+});
+
+describe('every label-text filter (contains, ends_with, …: a new one is tested without an entry here)', () => {
+  const rows = ['shop.com', 'eshop.net', 'shopping.org', 'shop-shop.com', 'p.com', 'xn--shop.com', 'sho.com', 's.shop'];
+  const columns = FeedColumns.fromRows(rows.map((domain) => columnRow(domain)));
+  const labelTextFilters = Object.values(FEED_FILTERS).filter(
+    (definition) => FEED_FILTER_WIRE[definition.parameter].value === 'label-text',
+  );
+
+  test('matches in the index the labels its SQL LIKE matches, never the TLD', () => {
+    assert.ok(labelTextFilters.length >= 2);
+    for (const { parameter } of labelTextFilters) {
+      for (const text of ['shop', 'SHOP ', 's', 'p', 'xn--', 'com', 'hop-s']) {
+        const filters = parseFeedFilters({ [parameter]: text, status: 'any' }, TLDS);
+        const like = feedSqlPredicates(filters, NOW).find((predicate) => predicate.column === 'label');
+        assert.ok(like && like.op === 'like' && typeof like.value === 'string', parameter);
+        const pattern = new RegExp(`^${like.value.replaceAll('%', '.*')}$`);
+        const matches = compileFeedMatcher(columns, filters, NOW);
+        assert.deepEqual(
+          rows.filter((_, i) => matches(i)),
+          rows.filter((domain) => pattern.test(domain.slice(0, domain.indexOf('.')))),
+          `${parameter}=${text}`,
+        );
+      }
+    }
+  });
+
+  test("bad text is the filter's own invalid_ code", () => {
+    for (const { parameter } of labelTextFilters) {
+      assert.throws(
+        () => parseFeedFilters({ [parameter]: 'sh%p' }, TLDS),
+        (error) => error instanceof FeedFilterError && error.code === `invalid_${parameter}`,
+      );
+    }
   });
 });
 
