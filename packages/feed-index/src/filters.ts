@@ -200,6 +200,29 @@ export const FEED_FILTERS = {
       if (text !== null) bounds.contains = Buffer.from(text, 'latin1');
     },
   }),
+  startsWith: define({
+    parameter: 'starts_with',
+    parse: (query: FeedQueryInput) => labelTextParam(query, 'starts_with'),
+    sql: (text) => (text === null ? [] : [{ column: 'label', op: 'like', value: `${text}%` }]),
+    index: (text, _, bounds) => {
+      if (text === null) return;
+      const prefix = Buffer.from(text, 'latin1');
+      // A label starting with the text contains it: the label grams narrow the rows (unless `contains` already does).
+      bounds.contains ??= prefix;
+      bounds.rowTests.push({
+        key: `starts_with:${text}`,
+        compile:
+          ({ text: { bytes, starts } }) =>
+          (i) => {
+            const from = starts[i]!;
+            // The text holds no dot, so a label shorter than it fails at its dot (or at the row's end).
+            if (from + prefix.length > starts[i + 1]!) return false;
+            for (let k = 0; k < prefix.length; k++) if (bytes[from + k] !== prefix[k]) return false;
+            return true;
+          },
+      });
+    },
+  }),
   endsWith: define({
     parameter: 'ends_with',
     parse: (query: FeedQueryInput) => labelTextParam(query, 'ends_with'),

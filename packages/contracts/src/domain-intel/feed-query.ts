@@ -186,6 +186,17 @@ export const FEED_FILTER_WIRE = {
       },
     },
   },
+  starts_with: {
+    description: 'Plain text the label must start with (letters, digits, hyphens; no wildcards)',
+    value: 'label-text',
+    formLabel: 'Starts with',
+    errors: {
+      invalid_starts_with: {
+        meaning: 'starts_with is not 1-63 letters, digits or hyphens.',
+        action: 'Give plain text (no wildcards), e.g. starts_with=shop.',
+      },
+    },
+  },
   ends_with: {
     description: 'Plain text the label must end with (letters, digits, hyphens; no wildcards)',
     value: 'label-text',
