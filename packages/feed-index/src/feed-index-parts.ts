@@ -6,7 +6,8 @@ import { sortedBy } from './radix-sort.ts';
 import { sharedArray } from './shared-arrays.ts';
 
 /**
- * What a FeedIndex is made of: the grouped rows and each sort's permutation and its inverse.
+ * What a FeedIndex is made of: the grouped rows and each sort's permutation with each row's
+ * coarse rank in it.
  * All of it is built by buildFeedIndexParts from the columns alone, in the build worker
  * (feed-build-worker.ts); a new query structure joins here, built there, and crosses back as
  * plain typed arrays allocated on shared memory (shared-arrays.ts; or, for a class, through its
@@ -15,7 +16,13 @@ import { sharedArray } from './shared-arrays.ts';
 export interface FeedIndexParts {
   clusters: FeedClusters;
   orders: Record<FeedSort, Uint32Array>;
-  ranks: Record<FeedSort, Uint32Array>;
+  /**
+   * Per sort, each position's rank in it shifted right by rankShift(size) (a bucket of at most
+   * 65,536 along the sort): where a narrow filter's page lies is found by counting its matches
+   * per bucket, then walking the permutation within the buckets that hold the page. Two bytes a
+   * row per sort where the exact inverse permutation took four.
+   */
+  coarseRanks: Record<FeedSort, Uint16Array>;
   /**
    * Per sort, by status code (STATUS_CODES), the first rank of a row with that status (the row
    * count when none has it): a page walk starts there, as nothing before it can match. New
@@ -74,22 +81,31 @@ export function buildFeedIndexParts(rows: FeedColumns | FeedColumnChunksState): 
     age: () => ascendingKey(grouped.firstArchivedAt, (v) => Number.isNaN(v)),
   };
   const orders = {} as Record<FeedSort, Uint32Array>;
-  const ranks = {} as Record<FeedSort, Uint32Array>;
+  const coarseRanks = {} as Record<FeedSort, Uint16Array>;
   const firstRanks = {} as Record<FeedSort, Uint32Array>;
+  const shift = rankShift(size);
   for (const sort of FEED_SORTS) {
     const order = sortedBy(keys[sort](), byDomain);
-    const rank = sharedArray(Uint32Array, size);
+    const coarse = sharedArray(Uint16Array, size);
     const first = sharedArray(Uint32Array, 256).fill(size);
-    for (let k = 0; k < size; k++) rank[order[k]!] = k;
     for (let k = 0; k < size; k++) {
-      const status = grouped.status[k]!;
-      if (rank[k]! < first[status]!) first[status] = rank[k]!;
+      const i = order[k]!;
+      coarse[i] = k >>> shift;
+      const status = grouped.status[i]!;
+      if (first[status] === size) first[status] = k;
     }
     orders[sort] = order;
-    ranks[sort] = rank;
+    coarseRanks[sort] = coarse;
     firstRanks[sort] = first;
   }
-  return { clusters, orders, ranks, firstRanks };
+  return { clusters, orders, coarseRanks, firstRanks };
+}
+
+/** The fewest bits a rank is shifted right by for every rank of `size` rows to fit in 16 bits. */
+export function rankShift(size: number): number {
+  let shift = 0;
+  while (Math.max(0, size - 1) >>> shift > 0xffff) shift++;
+  return shift;
 }
 
 type NumberColumn = { readonly length: number; readonly [i: number]: number };

@@ -3,7 +3,7 @@ import { buildFeedIndexPartsInWorker, type FeedBuildOptions } from './feed-build
 import { bitmapFor, type FeedClusters, type FeedSeed } from './feed-clusters.ts';
 import type { FeedColumnChunks, FeedColumnChunksState } from './feed-column-chunks.ts';
 import type { FeedColumns } from './feed-columns.ts';
-import { buildFeedIndexParts, type FeedIndexParts } from './feed-index-parts.ts';
+import { buildFeedIndexParts, type FeedIndexParts, rankShift } from './feed-index-parts.ts';
 import { type FeedIndexSnapshotMeta, mapFeedIndexSnapshot, writeFeedIndexSnapshot } from './feed-index-snapshot.ts';
 import {
   type BoundedColumn,
@@ -13,7 +13,6 @@ import {
   type FeedPage,
   feedBounds,
 } from './filters.ts';
-import { popcount } from './popcount.ts';
 
 /**
  * A bound's rows are visited through its sort permutation (random reads) instead of scanning
@@ -61,23 +60,25 @@ interface Marked {
  *   its groups' rows (and `min_da` only the top of each), one column at a time, into a bitmap
  *   of matches; the total is its popcount.
  * - Each sort has a precomputed permutation (positions in `ORDER BY <sort>, domain` order) and
- *   its inverse (each position's rank in it), 8 bytes a row per sort. A page at offset `o` of
- *   `total` matches out of `n` rows is either a walk along the permutation testing the bitmap,
- *   which stops after about (o + limit) · n / total entries (broad filters), or, when that would
- *   be longer than the matches themselves (narrow filters), the matches' ranks marked in a
- *   second bitmap and read in rank order: work ∝ min((o + limit) · n / total, total) + n / 32,
- *   never a sort at query time.
+ *   each position's coarse rank in it (its rank's bucket of 2^rankShift ranks), 6 bytes a row per
+ *   sort. A page at offset `o` of `total` matches out of `n` rows is either a walk along the
+ *   permutation testing the bitmap, which stops after about (o + limit) · n / total entries (broad
+ *   filters), or, when that would be longer than the matches themselves (narrow filters), the
+ *   matches counted per bucket and the permutation walked only within the buckets that hold the
+ *   page: work ∝ min((o + limit) · n / total, total + limit · 2^rankShift) + n / 32 (at most
+ *   65,536 buckets), never a sort at query time.
  */
 export class FeedIndex {
   readonly #parts: FeedIndexParts;
   readonly #clusters: FeedClusters;
   readonly #orders: Record<FeedSort, Uint32Array>;
-  readonly #ranks: Record<FeedSort, Uint32Array>;
+  readonly #coarseRanks: Record<FeedSort, Uint16Array>;
+  readonly #rankShift: number;
   readonly #firstRanks: Record<FeedSort, Uint32Array>;
   /** Matches of the current query, by position (reused: queries are synchronous). */
   readonly #matches: Uint32Array;
-  /** Matches of the current query, by rank in the page's sort. */
-  readonly #ranked: Uint32Array;
+  /** Matches of the current query per bucket of ranks in the page's sort (#byRank). */
+  readonly #bucketCounts: Uint32Array;
   /**
    * Matches of recent filters, least recently used first. Exact for as long as the index
    * lives: the index is of one feed version, and the only bound that moves with the clock
@@ -96,11 +97,12 @@ export class FeedIndex {
     this.#parts = parts;
     this.#clusters = parts.clusters;
     this.#orders = parts.orders;
-    this.#ranks = parts.ranks;
+    this.#coarseRanks = parts.coarseRanks;
     this.#firstRanks = parts.firstRanks;
     const size = parts.clusters.columns.size;
+    this.#rankShift = rankShift(size);
     this.#matches = bitmapFor(size);
-    this.#ranked = bitmapFor(size);
+    this.#bucketCounts = new Uint32Array((Math.max(0, size - 1) >>> this.#rankShift) + 1);
   }
 
   /**
@@ -160,14 +162,18 @@ export class FeedIndex {
     return this.#clusters.columns;
   }
 
-  /** Bytes held: columns, domain text, grouping and column bitmaps, permutations and their inverses, the two bitmaps. */
+  /** Bytes held: columns, domain text, grouping and column bitmaps, permutations and coarse ranks, the query buffers. */
   get bytes(): number {
     const perSort = FEED_SORTS.reduce(
-      (sum, sort) => sum + this.#orders[sort].byteLength + this.#ranks[sort].byteLength,
+      (sum, sort) => sum + this.#orders[sort].byteLength + this.#coarseRanks[sort].byteLength,
       0,
     );
     return (
-      this.columns.bytes + this.#clusters.extraBytes + perSort + this.#matches.byteLength + this.#ranked.byteLength
+      this.columns.bytes +
+      this.#clusters.extraBytes +
+      perSort +
+      this.#matches.byteLength +
+      this.#bucketCounts.byteLength
     );
   }
 
@@ -205,7 +211,7 @@ export class FeedIndex {
     if (wanted <= page.offset) return { domains: [], total };
     // The walk's length assumes the matches are spread evenly along the sort; when they are not
     // (e.g. tld=com by alt-TLD count, where .com rows have few), it gives up at the cost of the
-    // rank marks and they answer instead, so a page costs at most about twice the cheaper way.
+    // ranks' buckets and they answer instead, so a page costs at most about twice the cheaper way.
     const from = this.#firstRank(page.sort, bounds);
     const byRankCost = total + size / 32;
     const walkLength = (wanted * (size - from)) / total;
@@ -353,30 +359,35 @@ export class FeedIndex {
     return { ...bound, max: low === 0 ? Number.NEGATIVE_INFINITY : archived[order[low - 1]!]! };
   }
 
-  /** Matches `skip` … `wanted` in the sort's order, by marking each match's rank. */
+  /**
+   * Matches `skip` … `wanted` in the sort's order: the matches counted per bucket of ranks, then
+   * the permutation walked, testing the matches, only within the buckets that hold the page.
+   */
   #byRank(sort: FeedSort, { bits: matches, firstWord, endWord }: Marked, skip: number, wanted: number): number[] {
-    const ranked = this.#ranked;
-    const rank = this.#ranks[sort];
-    ranked.fill(0);
+    const counts = this.#bucketCounts;
+    const coarse = this.#coarseRanks[sort];
+    counts.fill(0);
     for (let w = firstWord; w < endWord; w++) {
       for (let bits = matches[w]! | 0; bits !== 0; bits &= bits - 1) {
-        const r = rank[(w << 5) | (31 - Math.clz32(bits & -bits))]!;
-        ranked[r >>> 5]! |= 1 << (r & 31);
+        counts[coarse[(w << 5) | (31 - Math.clz32(bits & -bits))]!]!++;
       }
     }
     const order = this.#orders[sort];
+    const shift = this.#rankShift;
     const positions: number[] = [];
     let seen = 0;
-    for (let w = 0; w < ranked.length && seen < wanted; w++) {
-      const word = ranked[w]!;
-      if (word === 0) continue;
-      const inWord = popcount(word);
-      if (seen + inWord <= skip) {
-        seen += inWord;
+    for (let bucket = 0; bucket < counts.length && seen < wanted; bucket++) {
+      const inBucket = counts[bucket]!;
+      if (seen + inBucket <= skip) {
+        seen += inBucket;
         continue;
       }
-      for (let bits = word | 0; bits !== 0 && seen < wanted; bits &= bits - 1) {
-        if (seen++ >= skip) positions.push(order[(w << 5) | (31 - Math.clz32(bits & -bits))]!);
+      // The bucket's matches are all within its 2^shift ranks: the walk stops at its last one.
+      for (let k = bucket << shift, left = inBucket; left > 0 && seen < wanted; k++) {
+        const i = order[k]!;
+        if ((matches[i >>> 5]! & (1 << (i & 31))) === 0) continue;
+        left--;
+        if (seen++ >= skip) positions.push(i);
       }
     }
     return positions;
