@@ -26,7 +26,6 @@ export interface FeedSeed {
 /** FeedClusters as plain data, for crossing between threads (typed arrays shared or transferred, never copied). */
 export interface FeedClustersState {
   columns: FeedColumnsState;
-  rowOf: Uint32Array;
   /** Per group: its key ((status << 16) | TLD code), start and end. */
   groups: Uint32Array;
   without: Partial<Record<BoundedColumn, Uint32Array>>;
@@ -54,8 +53,6 @@ export const bitmapFor = (size: number) => sharedArray(Uint32Array, (size >>> 5)
 export class FeedClusters {
   /** The rows, grouped. */
   readonly columns: FeedColumns;
-  /** Row k of `columns` is row rowOf[k] of the columns given. */
-  readonly rowOf: Uint32Array;
   readonly #groups = new Map<number, Group>();
   /**
    * The 0/1 columns as bitmaps of the rows with 0 (labels without a hyphen / digit), so
@@ -82,75 +79,25 @@ export class FeedClusters {
   /**
    * Groups the rows of `columns`, or of chunks of columns (FeedColumnChunks' state, read in place
    * and consumed: its list of chunks is emptied once they are gathered, so their memory can go
-   * before the rest of the build allocates); or (a FeedClustersState) wraps a grouping done
-   * elsewhere, nothing copied.
+   * before the rest of the build allocates). Also gives which row each grouped position holds:
+   * row k of `clusters.columns` is row rowOf[k] of the rows given (the index needs it only while
+   * it builds, saved-filter matching to name its matches; not kept here, 4 bytes a row).
    */
-  constructor(source: FeedColumns | FeedColumnChunksState | FeedClustersState) {
-    if ('rowOf' in source) {
-      this.columns = new FeedColumns(source.columns);
-      this.rowOf = source.rowOf;
-      for (let g = 0; g < source.groups.length; g += 3) {
-        this.#groups.set(source.groups[g]!, { start: source.groups[g + 1]!, end: source.groups[g + 2]! });
-      }
-      this.#without = source.without;
-      this.#sliced = source.sliced;
-      this.#days = source.days;
-      this.#grams = source.grams;
-      return;
+  static group(source: FeedColumns | FeedColumnChunksState): { clusters: FeedClusters; rowOf: Uint32Array } {
+    const { state, rowOf } = groupRows(source);
+    return { clusters: new FeedClusters(state), rowOf };
+  }
+
+  /** Wraps a grouping done elsewhere (FeedClusters.group, possibly on another thread), nothing copied. */
+  constructor(state: FeedClustersState) {
+    this.columns = new FeedColumns(state.columns);
+    for (let g = 0; g < state.groups.length; g += 3) {
+      this.#groups.set(state.groups[g]!, { start: state.groups[g + 1]!, end: state.groups[g + 2]! });
     }
-    const chunks = source instanceof FeedColumns ? { size: source.size, chunks: [source.state()] } : source;
-    const rows = new FeedColumnChunksReader(chunks);
-    this.#without = {};
-    this.#sliced = {};
-    this.#days = {};
-    const size = rows.size;
-    const tldCount = Math.max(1, rows.tlds.length);
-    // Key: status, then TLD, then DA descending with unknown (NO_VALUE) last; a stable sort keeps the given order within.
-    const keys = new Float64Array(size);
-    let i = 0;
-    rows.chunks.forEach(({ size: chunkSize, status, tld, da }, c) => {
-      const tldCodes = rows.tldCodes[c]!;
-      for (let j = 0; j < chunkSize; j++, i++) {
-        keys[i] = (status[j]! * tldCount + tldCodes[tld[j]!]!) * 128 + (100 - Math.min(100, da[j]!));
-      }
-    });
-    this.rowOf = sortedBy(keys);
-    this.columns = rows.gathered(this.rowOf);
-    chunks.chunks.length = 0;
-    const { status, tld } = this.columns;
-    for (let k = 0; k < size; k++) {
-      const key = (status[k]! << 16) | tld[k]!;
-      const group = this.#groups.get(key);
-      if (group) group.end = k + 1;
-      else this.#groups.set(key, { start: k, end: k + 1 });
-    }
-    for (const column of ['hasHyphen', 'hasDigit'] as const) {
-      const without = bitmapFor(size);
-      markBound(this.columns[column], { column, min: 0, max: 0 }, 0, size, without);
-      this.#without[column] = without;
-    }
-    for (const column of ['tf', 'altTldCount', 'length'] as const) {
-      const values = this.columns[column];
-      let fits = true;
-      let highest = 0;
-      for (let i = 0; i < size && fits; i++) {
-        fits = values[i]! >= NO_VALUE && values[i]! < SLICED_TOP;
-        highest = Math.max(highest, values[i]! + 1);
-      }
-      if (!fits) continue; // a value this build did not expect: the column is scanned instead
-      // As many slices as the largest value needs (alt-TLD counts of 0-3: 3 slices, not 7).
-      const slices = Array.from({ length: Math.max(1, 32 - Math.clz32(highest)) }, () => bitmapFor(size));
-      for (let i = 0; i < size; i++) {
-        const shifted = values[i]! + 1;
-        for (let j = 0; j < slices.length; j++) if ((shifted >> j) & 1) slices[j]![i >>> 5]! |= 1 << (i & 31);
-      }
-      this.#sliced[column] = slices;
-    }
-    for (const column of ['firstArchivedAt', 'droppedAt'] as const) {
-      const days = daySlices(this.columns[column]);
-      if (days) this.#days[column] = days;
-    }
-    this.#grams = labelGrams(this.columns);
+    this.#without = state.without;
+    this.#sliced = state.sliced;
+    this.#days = state.days;
+    this.#grams = state.grams;
   }
 
   get size(): number {
@@ -168,7 +115,6 @@ export class FeedClusters {
     }
     return {
       columns: this.columns.state(),
-      rowOf: this.rowOf,
       groups,
       without: this.#without,
       sliced: this.#sliced,
@@ -177,7 +123,7 @@ export class FeedClusters {
     };
   }
 
-  /** Bytes held beyond the columns: the grouping and the bitmaps of the 0/1 and bit-sliced columns. */
+  /** Bytes held beyond the columns: the bitmaps of the 0/1 and bit-sliced columns, the label grams. */
   get extraBytes(): number {
     const bitmaps = [
       ...Object.values(this.#without),
@@ -185,7 +131,6 @@ export class FeedClusters {
       ...Object.values(this.#days).flatMap((days) => days.slices),
     ];
     return (
-      this.rowOf.byteLength +
       bitmaps.reduce((sum, bitmap) => sum + bitmap.byteLength, 0) +
       labelGramsBytes(this.#grams) +
       (this.#labelBits?.byteLength ?? 0)
@@ -323,6 +268,74 @@ export class FeedClusters {
 }
 
 type NumberColumn = { readonly [i: number]: number };
+
+/**
+ * The grouping FeedClusters wraps, built from the rows: grouped columns, the groups' ranges, the
+ * bitmaps of the 0/1 columns, the bit slices and day slices, the label grams; and `rowOf`.
+ */
+function groupRows(source: FeedColumns | FeedColumnChunksState): { state: FeedClustersState; rowOf: Uint32Array } {
+  const chunks = source instanceof FeedColumns ? { size: source.size, chunks: [source.state()] } : source;
+  const rows = new FeedColumnChunksReader(chunks);
+  const without: FeedClustersState['without'] = {};
+  const sliced: FeedClustersState['sliced'] = {};
+  const days: FeedClustersState['days'] = {};
+  const size = rows.size;
+  const tldCount = Math.max(1, rows.tlds.length);
+  // Key: status, then TLD, then DA descending with unknown (NO_VALUE) last; a stable sort keeps the given order within.
+  const keys = new Float64Array(size);
+  let i = 0;
+  rows.chunks.forEach(({ size: chunkSize, status, tld, da }, c) => {
+    const tldCodes = rows.tldCodes[c]!;
+    for (let j = 0; j < chunkSize; j++, i++) {
+      keys[i] = (status[j]! * tldCount + tldCodes[tld[j]!]!) * 128 + (100 - Math.min(100, da[j]!));
+    }
+  });
+  const rowOf = sortedBy(keys);
+  const columns = rows.gathered(rowOf);
+  chunks.chunks.length = 0;
+  // Per group: its key ((status << 16) | TLD code), start and end; rows of a group are contiguous.
+  const groupList: number[] = [];
+  for (let k = 0; k < size; k++) {
+    const key = (columns.status[k]! << 16) | columns.tld[k]!;
+    if (groupList.length > 0 && groupList[groupList.length - 3] === key) groupList[groupList.length - 1] = k + 1;
+    else groupList.push(key, k, k + 1);
+  }
+  for (const column of ['hasHyphen', 'hasDigit'] as const) {
+    const bitmap = bitmapFor(size);
+    markBound(columns[column], { column, min: 0, max: 0 }, 0, size, bitmap);
+    without[column] = bitmap;
+  }
+  for (const column of ['tf', 'altTldCount', 'length'] as const) {
+    const values = columns[column];
+    let fits = true;
+    let highest = 0;
+    for (let i = 0; i < size && fits; i++) {
+      fits = values[i]! >= NO_VALUE && values[i]! < SLICED_TOP;
+      highest = Math.max(highest, values[i]! + 1);
+    }
+    if (!fits) continue; // a value this build did not expect: the column is scanned instead
+    // As many slices as the largest value needs (alt-TLD counts of 0-3: 3 slices, not 7).
+    const slices = Array.from({ length: Math.max(1, 32 - Math.clz32(highest)) }, () => bitmapFor(size));
+    for (let i = 0; i < size; i++) {
+      const shifted = values[i]! + 1;
+      for (let j = 0; j < slices.length; j++) if ((shifted >> j) & 1) slices[j]![i >>> 5]! |= 1 << (i & 31);
+    }
+    sliced[column] = slices;
+  }
+  for (const column of ['firstArchivedAt', 'droppedAt'] as const) {
+    const slices = daySlices(columns[column]);
+    if (slices) days[column] = slices;
+  }
+  const state: FeedClustersState = {
+    columns: columns.state(),
+    groups: Uint32Array.from(groupList),
+    without,
+    sliced,
+    days,
+    grams: labelGrams(columns),
+  };
+  return { state, rowOf };
+}
 
 /** Sets the bits of the seed's rows that lie in one of the ranges. */
 function markSeed({ order, from, to }: FeedSeed, ranges: number[], bits: Uint32Array): void {

@@ -67,12 +67,12 @@ export function transferablesOf(value: unknown, found = new Set<ArrayBuffer>()):
  * and consumed (FeedClusters). Reads nothing else.
  */
 export function buildFeedIndexParts(rows: FeedColumns | FeedColumnChunksState): FeedIndexParts {
-  const clusters = new FeedClusters(rows);
+  const { clusters, rowOf } = FeedClusters.group(rows);
   const size = clusters.size;
   const grouped = clusters.columns;
   // Positions in domain order (the database's ORDER BY domain), which every sort breaks ties by.
   const byDomain = new Uint32Array(size);
-  for (let k = 0; k < size; k++) byDomain[clusters.rowOf[k]!] = k;
+  for (let k = 0; k < size; k++) byDomain[rowOf[k]!] = k;
   const keys: Record<FeedSort, () => Float64Array> = {
     dropped_at: () => descendingKey(grouped.droppedAt, (v) => Number.isNaN(v)),
     da: () => descendingKey(grouped.da, (v) => v === NO_VALUE),

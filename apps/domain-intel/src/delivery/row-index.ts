@@ -19,13 +19,15 @@ import {
 export class RowIndex {
   readonly #columns: FeedColumns;
   readonly #clusters: FeedClusters;
+  /** Position k of the clusters is row rowOf[k] of the rows given. */
+  readonly #rowOf: Uint32Array;
   readonly #matches: Uint32Array;
   /** Where `match` writes the positions it finds (reused: one filter's matches at a time). */
   readonly #found: Uint32Array;
 
   constructor(rows: readonly FeedColumnRow[]) {
     this.#columns = FeedColumns.fromRows(rows);
-    this.#clusters = new FeedClusters(this.#columns);
+    ({ clusters: this.#clusters, rowOf: this.#rowOf } = FeedClusters.group(this.#columns));
     this.#matches = bitmapFor(rows.length);
     this.#found = new Uint32Array(rows.length);
   }
@@ -37,7 +39,7 @@ export class RowIndex {
   match(filters: FeedFilters, now: number): Uint32Array {
     const { firstWord, endWord } = this.#clusters.mark(feedBounds(filters, now), this.#matches);
     const matches = this.#matches;
-    const rowOf = this.#clusters.rowOf;
+    const rowOf = this.#rowOf;
     const found = this.#found;
     let n = 0;
     for (let w = firstWord; w < endWord; w++) {
