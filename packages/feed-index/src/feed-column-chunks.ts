@@ -100,9 +100,9 @@ export class FeedColumnChunksReader {
     if (size !== this.size) throw new Error('The order must be a permutation of all the rows');
     const chunkRows = this.#chunkRows;
     const column = <K extends keyof FeedColumnsState>(key: K) => this.chunks.map((chunk) => chunk[key]);
-    const starts = column('domainStart');
-    const bytes = column('domainBytes');
-    const textBytes = this.chunks.reduce((sum, chunk) => sum + chunk.domainEnd, 0);
+    const starts = column('labelStart');
+    const bytes = column('labelBytes');
+    const textBytes = this.chunks.reduce((sum, chunk) => sum + chunk.labelEnd, 0);
     const gathered: FeedColumnsState = {
       size,
       status: sharedArray(Uint8Array, size),
@@ -117,9 +117,9 @@ export class FeedColumnChunksReader {
       hasHyphen: sharedArray(Int8Array, size),
       hasDigit: sharedArray(Int8Array, size),
       expectedDropAt: sharedArray(Float64Array, size),
-      domainBytes: sharedBuffer(textBytes),
-      domainStart: sharedArray(Uint32Array, size + 1),
-      domainEnd: textBytes,
+      labelBytes: sharedBuffer(textBytes),
+      labelStart: sharedArray(Uint32Array, size + 1),
+      labelEnd: textBytes,
     };
     // One gather per element width, each over one array kind, so each loop stays monomorphic
     // (one generic loop over eleven array kinds ran ~5x slower); signed columns are gathered as
@@ -137,8 +137,8 @@ export class FeedColumnChunksReader {
     // The TLD codes, renumbered into `tlds`, and the domains (a dozen bytes or so: a byte loop
     // beats a native copy call per row).
     const tlds = column('tld');
-    const to = gathered.domainBytes;
-    const outStarts = gathered.domainStart;
+    const to = gathered.labelBytes;
+    const outStarts = gathered.labelStart;
     let end = 0;
     for (let k = 0; k < size; k++) {
       const c = (order[k]! / chunkRows) | 0;

@@ -3,7 +3,8 @@ import { STATUS_CODES } from './statuses.ts';
 /**
  * The feed's filter and sort columns held in typed arrays, one entry per row, rows in the
  * database's own `domain` order (so a row's position is its domain rank and breaks ties exactly
- * as `ORDER BY … , domain` does). About 30 bytes a row plus the domain text.
+ * as `ORDER BY … , domain` does). About 30 bytes a row plus the labels' text (a domain is its
+ * label, a dot and its TLD: only the label is kept, the TLD is the row's TLD code).
  *
  * To add a column: a field here, its line in `FeedColumnRow`, one line in `set`, and (for a
  * filter) its entry in filters.ts FEED_FILTERS.
@@ -63,9 +64,9 @@ export interface FeedColumnsState {
   hasHyphen: Int8Array;
   hasDigit: Int8Array;
   expectedDropAt: Float64Array;
-  domainBytes: Uint8Array;
-  domainStart: Uint32Array;
-  domainEnd: number;
+  labelBytes: Uint8Array;
+  labelStart: Uint32Array;
+  labelEnd: number;
 }
 
 /** A buffer of its own (never a slice of Node's shared pool), so that it can be transferred to another thread. */
@@ -92,13 +93,13 @@ export class FeedColumns {
   readonly hasDigit: Int8Array;
   /** Epoch ms; NaN for NULL. */
   readonly expectedDropAt: Float64Array;
-  /** Domain names as bytes, row i at domainBytes[domainStart[i] .. domainStart[i + 1]). */
-  #domainBytes: Buffer;
-  readonly #domainStart: Uint32Array;
-  #domainEnd = 0;
+  /** Labels (domains without their `.tld`) as bytes, row i's at labelBytes[labelStart[i] .. labelStart[i + 1]). */
+  #labelBytes: Buffer;
+  readonly #labelStart: Uint32Array;
+  #labelEnd = 0;
 
   /** Empty columns for `size` rows, or (a FeedColumnsState) columns over that state's arrays, not copied. */
-  constructor(sizeOrState: number | FeedColumnsState, domainBytesHint = 16 * (sizeOrState as number)) {
+  constructor(sizeOrState: number | FeedColumnsState, labelBytesHint = 12 * (sizeOrState as number)) {
     if (typeof sizeOrState !== 'number') {
       const state = sizeOrState;
       this.size = state.size;
@@ -114,10 +115,10 @@ export class FeedColumns {
       this.hasHyphen = state.hasHyphen;
       this.hasDigit = state.hasDigit;
       this.expectedDropAt = state.expectedDropAt;
-      const bytes = state.domainBytes;
-      this.#domainBytes = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-      this.#domainStart = state.domainStart;
-      this.#domainEnd = state.domainEnd;
+      const bytes = state.labelBytes;
+      this.#labelBytes = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      this.#labelStart = state.labelStart;
+      this.#labelEnd = state.labelEnd;
       return;
     }
     const size = sizeOrState;
@@ -133,8 +134,8 @@ export class FeedColumns {
     this.hasHyphen = new Int8Array(size);
     this.hasDigit = new Int8Array(size);
     this.expectedDropAt = new Float64Array(size);
-    this.#domainBytes = ownBuffer(Math.max(64, domainBytesHint));
-    this.#domainStart = new Uint32Array(size + 1);
+    this.#labelBytes = ownBuffer(Math.max(64, labelBytesHint));
+    this.#labelStart = new Uint32Array(size + 1);
   }
 
   /** Columns of a few rows (e.g. a day's new drops to match saved filters against), in the given order. */
@@ -163,9 +164,9 @@ export class FeedColumns {
       hasHyphen: this.hasHyphen.subarray(0, size),
       hasDigit: this.hasDigit.subarray(0, size),
       expectedDropAt: this.expectedDropAt.subarray(0, size),
-      domainBytes: this.#domainBytes.subarray(0, this.#domainStart[size]),
-      domainStart: this.#domainStart.subarray(0, size + 1),
-      domainEnd: this.#domainStart[size]!,
+      labelBytes: this.#labelBytes.subarray(0, this.#labelStart[size]),
+      labelStart: this.#labelStart.subarray(0, size + 1),
+      labelEnd: this.#labelStart[size]!,
     };
   }
 
@@ -183,7 +184,7 @@ export class FeedColumns {
     this.hasHyphen[i] = Number(row.has_hyphen);
     this.hasDigit[i] = Number(row.has_digit);
     this.expectedDropAt[i] = numberOrNull(row.expected_drop_at) ?? Number.NaN;
-    this.#appendDomain(i, row.domain);
+    this.#appendLabel(i, row.domain, row.tld);
   }
 
   /** The code of a TLD; -1 when no row has it (and `add` is false). */
@@ -198,25 +199,25 @@ export class FeedColumns {
     return code;
   }
 
-  /** The domain names as bytes: row i's at bytes[starts[i] … starts[i + 1]) (views, not copies). */
+  /** The labels as bytes: row i's at bytes[starts[i] … starts[i + 1]) (views, not copies; no dots). */
   get text(): { bytes: Uint8Array; starts: Uint32Array } {
-    return { bytes: this.#domainBytes, starts: this.#domainStart };
+    return { bytes: this.#labelBytes, starts: this.#labelStart };
   }
 
   domain(i: number): string {
-    return this.#domainBytes.toString('latin1', this.#domainStart[i], this.#domainStart[i + 1]);
+    return `${this.#labelBytes.toString('latin1', this.#labelStart[i], this.#labelStart[i + 1])}.${this.tlds[this.tld[i]!]}`;
   }
 
   /**
    * Sets bit i of `bits` for every row i in [start, end) whose label contains `needle`, with
-   * the native byte search over the rows' text (a row's label is its domain up to the first
-   * dot; a needle never holds a dot). Returns how many rows it marked.
+   * the native byte search over the rows' labels (a match may not run into the next row's
+   * label). Returns how many rows it marked.
    */
   markLabelsContaining(needle: Uint8Array, start: number, end: number, bits: Uint32Array): number {
-    const starts = this.#domainStart;
+    const starts = this.#labelStart;
     const last = starts[end]!;
     // A view that ends with the range, so a needle absent from it is not searched for beyond.
-    const bytes = this.#domainBytes.subarray(0, last);
+    const bytes = this.#labelBytes.subarray(0, last);
     let row = start;
     let from = starts[start]!;
     let marked = 0;
@@ -224,9 +225,7 @@ export class FeedColumns {
       const at = bytes.indexOf(needle, from);
       if (at === -1) return marked;
       while (starts[row + 1]! <= at) row++;
-      let inLabel = at + needle.length <= starts[row + 1]!;
-      for (let k = starts[row]!; inLabel && k < at; k++) if (bytes[k] === 0x2e) inLabel = false;
-      if (inLabel) {
+      if (at + needle.length <= starts[row + 1]!) {
         bits[row >>> 5]! |= 1 << (row & 31);
         marked++;
         from = starts[row + 1]!;
@@ -236,18 +235,15 @@ export class FeedColumns {
     }
   }
 
-  /** Whether row i's label (the domain up to its first dot) contains `needle` (ASCII bytes). */
+  /** Whether row i's label contains `needle` (ASCII bytes). */
   labelContains(i: number, needle: Uint8Array): boolean {
-    const bytes = this.#domainBytes;
-    const last = this.#domainStart[i + 1]! - needle.length;
+    const bytes = this.#labelBytes;
+    const last = this.#labelStart[i + 1]! - needle.length;
     const first = needle[0];
-    // One pass, stopping at the label's end (its first dot), which a match may not cross.
-    for (let at = this.#domainStart[i]!; at <= last; at++) {
-      const byte = bytes[at];
-      if (byte === 0x2e) return false;
-      if (byte !== first) continue;
+    for (let at = this.#labelStart[i]!; at <= last; at++) {
+      if (bytes[at] !== first) continue;
       let k = 1;
-      while (k < needle.length && bytes[at + k] === needle[k] && needle[k] !== 0x2e) k++;
+      while (k < needle.length && bytes[at + k] === needle[k]) k++;
       if (k === needle.length) return true;
     }
     return false;
@@ -267,20 +263,25 @@ export class FeedColumns {
       this.hasHyphen,
       this.hasDigit,
       this.expectedDropAt,
-      this.#domainStart,
+      this.#labelStart,
     ];
-    return arrays.reduce((sum, array) => sum + array.byteLength, 0) + this.#domainBytes.byteLength;
+    return arrays.reduce((sum, array) => sum + array.byteLength, 0) + this.#labelBytes.byteLength;
   }
 
-  #appendDomain(i: number, domain: string): void {
-    // Feed domains are ASCII (A-labels), one byte per character.
-    if (this.#domainEnd + domain.length > this.#domainBytes.length) {
-      const grown = ownBuffer(Math.max(this.#domainBytes.length * 2, this.#domainEnd + domain.length));
-      this.#domainBytes.copy(grown, 0, 0, this.#domainEnd);
-      this.#domainBytes = grown;
+  #appendLabel(i: number, domain: string, tld: string): void {
+    // Feed domains are ASCII (A-labels), one byte per character, and `label.tld` with a label of no
+    // dot (the pipeline's labelFacts): anything else would be rebuilt wrongly by domain(i).
+    const labelLength = domain.length - tld.length - 1;
+    if (labelLength < 1 || domain.indexOf('.') !== labelLength || !domain.endsWith(tld)) {
+      throw new Error(`Feed row "${domain}" is not a label, a dot and its TLD "${tld}"`);
     }
-    this.#domainStart[i] = this.#domainEnd;
-    this.#domainEnd += this.#domainBytes.write(domain, this.#domainEnd, 'latin1');
-    this.#domainStart[i + 1] = this.#domainEnd;
+    if (this.#labelEnd + labelLength > this.#labelBytes.length) {
+      const grown = ownBuffer(Math.max(this.#labelBytes.length * 2, this.#labelEnd + labelLength));
+      this.#labelBytes.copy(grown, 0, 0, this.#labelEnd);
+      this.#labelBytes = grown;
+    }
+    this.#labelStart[i] = this.#labelEnd;
+    this.#labelEnd += this.#labelBytes.write(domain, this.#labelEnd, labelLength, 'latin1');
+    this.#labelStart[i + 1] = this.#labelEnd;
   }
 }

@@ -237,9 +237,7 @@ export const FEED_FILTERS = {
         compile:
           ({ text: { bytes, starts } }) =>
           (i) => {
-            let end = starts[i]!;
-            while (end < starts[i + 1]! && bytes[end] !== 0x2e) end++; // the label ends at the first dot
-            const from = end - suffix.length;
+            const from = starts[i + 1]! - suffix.length;
             if (from < starts[i]!) return false;
             for (let k = 0; k < suffix.length; k++) if (bytes[from + k] !== suffix[k]) return false;
             return true;
