@@ -146,7 +146,7 @@ export const envSchema = baseEnvSchema.extend({
    */
   FEED_INDEX_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(0),
   /**
-   * The most rows the in-memory feed index holds (0: no ceiling; ~127 MB per million): beyond it the
+   * The most rows the in-memory feed index holds (0: no ceiling; ~110 MB per million): beyond it the
    * oldest days of drops are left out, logged (feed_index_ceiling), and answered by SQL.
    */
   FEED_INDEX_MAX_ROWS: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
@@ -159,6 +159,13 @@ export const envSchema = baseEnvSchema.extend({
    * while one replaces the other.
    */
   FEED_INDEX_DIR: z.string().optional(),
+  /**
+   * The in-memory feed index's memory ceiling in MB (MiB, decimals allowed; 0: none), as rows: this
+   * ÷ the bytes per row of this process's last build of 100,000 rows or more (before one, 128 bytes, above
+   * every measured figure); the rows beyond it leave as with FEED_INDEX_MAX_ROWS (the lower of the two
+   * applies). Per index: while a rebuild runs, the previous index is held too (FEED_INDEX_STALE_SECONDS).
+   */
+  FEED_INDEX_MAX_MB: z.coerce.number().min(0).max(1_000_000).default(0),
   /**
    * Feed rows kept in memory for the current feed version, so pages served from the index need
    * not read their rows again (~0.6 KB a row: 12 MB at the default; 0 = off). Emptied whenever the feed version moves.

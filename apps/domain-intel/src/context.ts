@@ -290,10 +290,16 @@ export async function createContext(config: Config, overrides: ContextOverrides 
           },
           'A feed index snapshot could not be mapped (the index is built instead) or written (this process keeps its own)',
         ),
+      indexMaxMb: config.FEED_INDEX_MAX_MB,
       onIndexCeiling: (droppedSince, maxRows) =>
         log.warn(
-          { event: 'feed_index_ceiling', maxRows, droppedSince: new Date(droppedSince).toISOString() },
-          'The feed index reached FEED_INDEX_MAX_ROWS: drops before droppedSince are answered by SQL',
+          {
+            event: 'feed_index_ceiling',
+            maxRows,
+            maxMb: config.FEED_INDEX_MAX_MB || null,
+            droppedSince: new Date(droppedSince).toISOString(),
+          },
+          'The feed index reached its ceiling (FEED_INDEX_MAX_ROWS or FEED_INDEX_MAX_MB): drops before droppedSince are answered by SQL',
         ),
       rowCacheRows: config.FEED_ROW_CACHE_ROWS,
       onIndexError: (error, version) =>

@@ -74,6 +74,7 @@ for (const target of databaseTargets()) {
             database: t.app.ctx.database.location,
             retentionDays: options.retentionDays ?? 0,
             maxRows: 0,
+            maxMb: 0,
           }),
           onIndexReady: (version, from) => events.push(`${name} ${'built' in from ? 'built' : 'mapped'} v${version}`),
           onSnapshotError: (error, version) =>
@@ -217,7 +218,12 @@ for (const target of databaseTargets()) {
     test('a torn or foreign snapshot is refused and reported; the process builds and replaces it', async () => {
       for (const damage of ['torn', 'foreign'] as const) {
         events.length = 0;
-        const store = new FeedIndexStore(dir, { database: t.app.ctx.database.location, retentionDays: 0, maxRows: 0 });
+        const store = new FeedIndexStore(dir, {
+          database: t.app.ctx.database.location,
+          retentionDays: 0,
+          maxRows: 0,
+          maxMb: 0,
+        });
         const current = store.fileOf(0);
         if (damage === 'torn') truncateSync(current, readFileSync(current).length - 100);
         else writeFileSync(current, 'not a snapshot at all\n'.repeat(10));
@@ -233,7 +239,12 @@ for (const target of databaseTargets()) {
       events.length = 0;
       const dead = spawnSync(process.execPath, ['-e', '']).pid!;
       writeFileSync(path.join(dir, 'build.lock'), `${dead}\n`);
-      const store = new FeedIndexStore(dir, { database: t.app.ctx.database.location, retentionDays: 0, maxRows: 0 });
+      const store = new FeedIndexStore(dir, {
+        database: t.app.ctx.database.location,
+        retentionDays: 0,
+        maxRows: 0,
+        maxMb: 0,
+      });
       rmSync(store.fileOf(0));
       const e = service('e');
       await answer(e.feed);
@@ -260,7 +271,7 @@ for (const target of databaseTargets()) {
       // A process starting before anyone built version 1 maps version 0 as the previous index (the stale window).
       const f = service('f');
       // Lock taken by another process of the host: f cannot build, so it keeps answering from the old snapshot.
-      const holder = new FeedIndexStore(dir, { database: 'elsewhere', retentionDays: 0, maxRows: 0 });
+      const holder = new FeedIndexStore(dir, { database: 'elsewhere', retentionDays: 0, maxRows: 0, maxMb: 0 });
       assert.ok(holder.tryLock());
       try {
         assert.deepEqual(await answer(f.feed), before, 'the previous version answers at start');
@@ -274,7 +285,12 @@ for (const target of databaseTargets()) {
       assert.deepEqual(await answer(g.feed), after);
       await untilMapped(f.feed, 'f', 1);
       assert.deepEqual(await answer(f.feed), after);
-      const store = new FeedIndexStore(dir, { database: t.app.ctx.database.location, retentionDays: 0, maxRows: 0 });
+      const store = new FeedIndexStore(dir, {
+        database: t.app.ctx.database.location,
+        retentionDays: 0,
+        maxRows: 0,
+        maxMb: 0,
+      });
       assert.deepEqual(
         snapshots().sort(),
         [path.basename(store.fileOf(1))],

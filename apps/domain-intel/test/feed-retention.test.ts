@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { type FeedPage, parseFeedFilters } from '@repo/feed-index';
 import { databaseTargets } from '@repo/server-kit/testing';
+import { ASSUMED_BYTES_PER_ROW, indexRowCeiling } from '../src/feed/feed-index-load.ts';
 import { feedRow } from './feed-helpers.ts';
 import { createTestApp } from './helpers.ts';
 
@@ -59,36 +60,56 @@ for (const target of databaseTargets()) {
       }
     });
 
-    test('FEED_INDEX_MAX_ROWS: the oldest days of drops leave the index first, whole; SQL answers for them', async () => {
-      const t = await createTestApp({ target, env: { FEED_INDEX: 'memory', FEED_INDEX_MAX_ROWS: '3' } });
-      try {
-        const now = t.clock.now();
-        await t.app.ctx.database.db
-          .insertInto('feed_domains')
-          .values([
-            feedRow('one-day.com', { dropped_at: now - DAY }),
-            feedRow('two-days.com', { dropped_at: now - 2 * DAY }),
-            feedRow('three-days-a.com', { dropped_at: now - 3 * DAY }),
-            feedRow('three-days-b.com', { dropped_at: now - 3 * DAY + 1 }),
-            feedRow('coming.com', { status: 'pending-delete', dropped_at: null, expected_drop_at: now + DAY }),
-          ])
-          .execute();
-        await t.app.ctx.feed.invalidate();
-        const index = await t.app.ctx.feed.index();
-        assert.ok(index);
-        assert.deepEqual(
-          Array.from({ length: index.columns.size }, (_, i) => index.columns.domain(i)).sort(),
-          ['coming.com', 'one-day.com', 'two-days.com'],
-          'three rows: the row not dropped and the two newest days; the third day leaves whole',
-        );
-        const every = parseFeedFilters({}, ['com']);
-        assert.equal((await t.app.ctx.feed.list(every, PAGE)).total, 4, 'SQL answers with every drop');
-        const recent = parseFeedFilters({ dropped_after: new Date(now - 2 * DAY - 3_600_000).toISOString() }, ['com']);
-        assert.equal(index.covers(recent), true);
-        assert.equal((await t.app.ctx.feed.list(recent, PAGE)).total, 2);
-      } finally {
-        await t.close();
-      }
-    });
+    // Three rows either way: as rows, and as megabytes at the bytes per row assumed before a build large enough to measure.
+    const ceilings = {
+      FEED_INDEX_MAX_ROWS: '3',
+      FEED_INDEX_MAX_MB: String((3.5 * ASSUMED_BYTES_PER_ROW) / 1_048_576),
+    };
+    for (const [setting, value] of Object.entries(ceilings)) {
+      test(`${setting}: the oldest days of drops leave the index first, whole; SQL answers for them`, async () => {
+        const t = await createTestApp({ target, env: { FEED_INDEX: 'memory', [setting]: value } });
+        try {
+          const now = t.clock.now();
+          await t.app.ctx.database.db
+            .insertInto('feed_domains')
+            .values([
+              feedRow('one-day.com', { dropped_at: now - DAY }),
+              feedRow('two-days.com', { dropped_at: now - 2 * DAY }),
+              feedRow('three-days-a.com', { dropped_at: now - 3 * DAY }),
+              feedRow('three-days-b.com', { dropped_at: now - 3 * DAY + 1 }),
+              feedRow('coming.com', { status: 'pending-delete', dropped_at: null, expected_drop_at: now + DAY }),
+            ])
+            .execute();
+          await t.app.ctx.feed.invalidate();
+          const index = await t.app.ctx.feed.index();
+          assert.ok(index);
+          assert.deepEqual(
+            Array.from({ length: index.columns.size }, (_, i) => index.columns.domain(i)).sort(),
+            ['coming.com', 'one-day.com', 'two-days.com'],
+            'three rows: the row not dropped and the two newest days; the third day leaves whole',
+          );
+          const every = parseFeedFilters({}, ['com']);
+          assert.equal((await t.app.ctx.feed.list(every, PAGE)).total, 4, 'SQL answers with every drop');
+          const recent = parseFeedFilters({ dropped_after: new Date(now - 2 * DAY - 3_600_000).toISOString() }, [
+            'com',
+          ]);
+          assert.equal(index.covers(recent), true);
+          assert.equal((await t.app.ctx.feed.list(recent, PAGE)).total, 2);
+        } finally {
+          await t.close();
+        }
+      });
+    }
   });
 }
+
+describe('FEED_INDEX_MAX_MB as rows (indexRowCeiling)', () => {
+  test('megabytes ÷ the last build’s bytes per row, the assumed figure before one; the lower of the two settings', () => {
+    assert.equal(indexRowCeiling(0, 0, null), null, 'neither set: no ceiling');
+    assert.equal(indexRowCeiling(5, 0, 100), 5);
+    assert.equal(indexRowCeiling(0, 100, 100), 1_048_576);
+    assert.equal(indexRowCeiling(0, 1, null), Math.floor(1_048_576 / ASSUMED_BYTES_PER_ROW));
+    assert.equal(indexRowCeiling(2_000_000, 100, 100), 1_048_576, 'the bytes are the lower');
+    assert.equal(indexRowCeiling(1_000, 100, 100), 1_000, 'the rows are the lower');
+  });
+});

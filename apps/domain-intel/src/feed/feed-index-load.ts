@@ -56,7 +56,32 @@ export async function loadFeedIndex(
   return FeedIndex.build(rows, version, { cachedFilters: 0, ...options, droppedSince: since }, build);
 }
 
-/** FEED_INDEX_MAX_ROWS: the most rows the index holds, and whom to tell when drops were left out for it. */
+/**
+ * The bytes a row is taken to cost before an index of MEASURED_ROWS rows or more was built here:
+ * above every figure measured (`bench/domains-feed-index`: 132 before 28 Nov, ~114 since), so a
+ * first build stays under FEED_INDEX_MAX_MB.
+ */
+export const ASSUMED_BYTES_PER_ROW = 128;
+
+/** Below this many rows an index's fixed parts (~1 MB: the trigram tables, the rank buckets' counts) distort its bytes per row. */
+const MEASURED_ROWS = 100_000;
+
+/** An index's bytes per row, or null when it holds too few rows for that to be its cost per row. */
+export const measuredBytesPerRow = (index: FeedIndex): number | null =>
+  index.columns.size >= MEASURED_ROWS ? index.bytes / index.columns.size : null;
+
+/**
+ * The one row ceiling of FEED_INDEX_MAX_ROWS and FEED_INDEX_MAX_MB (the lower; 0: that one is off),
+ * the megabytes (MiB) as rows at `bytesPerRow` (the last build's; null: ASSUMED_BYTES_PER_ROW).
+ * Null when neither is set.
+ */
+export function indexRowCeiling(maxRows: number, maxMb: number, bytesPerRow: number | null): number | null {
+  const byBytes = maxMb > 0 ? Math.floor((maxMb * 1_048_576) / (bytesPerRow ?? ASSUMED_BYTES_PER_ROW)) : null;
+  if (maxRows > 0 && byBytes !== null) return Math.min(maxRows, byBytes);
+  return maxRows > 0 ? maxRows : byBytes;
+}
+
+/** FEED_INDEX_MAX_ROWS / FEED_INDEX_MAX_MB: the most rows the index holds, and whom to tell when drops were left out for it. */
 export interface FeedIndexCeiling {
   maxRows: number;
   onCut(droppedSince: number): void;

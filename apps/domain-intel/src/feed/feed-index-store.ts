@@ -18,6 +18,8 @@ export interface FeedIndexStoreSettings {
   retentionDays: number;
   /** FEED_INDEX_MAX_ROWS. */
   maxRows: number;
+  /** FEED_INDEX_MAX_MB. */
+  maxMb: number;
 }
 
 /**
@@ -25,7 +27,7 @@ export interface FeedIndexStoreSettings {
  * one file per feed version, mapped read-only by every process (one copy of the index per host,
  * in the page cache), built by whichever process takes the build lock first.
  *
- * Files are named by a key of their settings (the database, retention, row ceiling: processes with
+ * Files are named by a key of their settings (the database, retention, row and MB ceilings: processes with
  * other settings keep snapshots of their own) and their feed version. A file is only ever written
  * under a temporary name and renamed into place, and older versions are unlinked once a newer one
  * is there: a process still mapping one keeps reading it (Linux keeps an unlinked file's pages
@@ -109,8 +111,8 @@ export class FeedIndexStore {
    */
   async publish(index: FeedIndex): Promise<void> {
     mkdirSync(this.directory, { recursive: true });
-    const { retentionDays, maxRows } = this.settings;
-    const settings: FeedIndexSnapshotMeta['settings'] = { key: this.#key, retentionDays, maxRows };
+    const { retentionDays, maxRows, maxMb } = this.settings;
+    const settings: FeedIndexSnapshotMeta['settings'] = { key: this.#key, retentionDays, maxRows, maxMb };
     await index.writeSnapshot(this.fileOf(index.version), settings);
     for (const { name, version } of this.#snapshots()) {
       if (version < index.version) rmSync(path.join(this.directory, name), { force: true });
@@ -142,6 +144,7 @@ export function feedIndexStoreOf(config: Config, databaseLocation: string): Feed
     database: databaseLocation,
     retentionDays: config.FEED_INDEX_RETENTION_DAYS,
     maxRows: config.FEED_INDEX_MAX_ROWS,
+    maxMb: config.FEED_INDEX_MAX_MB,
   });
 }
 

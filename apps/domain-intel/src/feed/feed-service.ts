@@ -4,7 +4,7 @@ import { type Clock, type Dialect, prepareQuery } from '@repo/server-kit';
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { DB } from '../db/schema.ts';
-import { loadFeedIndex } from './feed-index-load.ts';
+import { type FeedIndexCeiling, indexRowCeiling, loadFeedIndex, measuredBytesPerRow } from './feed-index-load.ts';
 import type { FeedIndexStore } from './feed-index-store.ts';
 import { applyFilters, applySort, feedBase } from './feed-query.ts';
 import { FEED_COLUMNS, type FeedRowData, toFeedRecord } from './feed-row.ts';
@@ -43,6 +43,8 @@ export interface FeedServiceOptions {
   indexRetentionDays?: number;
   /** The most rows the index holds (0 or unset: no ceiling); the oldest days of drops leave first. */
   indexMaxRows?: number;
+  /** The index's memory ceiling in MB (0 or unset: none), turned into rows by indexRowCeiling. */
+  indexMaxMb?: number;
   /** Told when the ceiling left drops out of an index: those dropped before `droppedSince` are answered by SQL. */
   onIndexCeiling?: (droppedSince: number, maxRows: number) => void;
   /**
@@ -94,6 +96,8 @@ export class FeedService {
   /** The feed version whose build failed last, and when it may be tried again. */
   #failed: { version: number; retryAt: number } | null = null;
   #checkedAt = Number.NEGATIVE_INFINITY;
+  /** Bytes per row of the last index built large enough to tell (FEED_INDEX_MAX_MB); null before one. */
+  #bytesPerRow: number | null = null;
   #knownVersion: number | null = null;
   /** When this process last looked for a snapshot of the feed version it has no index of (at the version-check cadence). */
   #lookedAt = Number.NEGATIVE_INFINITY;
@@ -354,6 +358,12 @@ export class FeedService {
     return null;
   }
 
+  /** FEED_INDEX_MAX_ROWS and FEED_INDEX_MAX_MB as the one row ceiling of the next load (undefined: none). */
+  #ceiling(): FeedIndexCeiling | undefined {
+    const maxRows = indexRowCeiling(this.options.indexMaxRows ?? 0, this.options.indexMaxMb ?? 0, this.#bytesPerRow);
+    return maxRows === null ? undefined : { maxRows, onCut: (since) => this.options.onIndexCeiling?.(since, maxRows) };
+  }
+
   /** Loads and builds the index of one feed version; on success it becomes the current index unless superseded. */
   #build(version: number, now: number): Build {
     const abort = new AbortController();
@@ -369,17 +379,13 @@ export class FeedService {
           droppedSince: this.options.indexRetentionDays ? now - this.options.indexRetentionDays * DAY_MS : null,
         },
         { signal: abort.signal, entry: this.options.indexWorker },
-        this.options.indexMaxRows
-          ? {
-              maxRows: this.options.indexMaxRows,
-              onCut: (since) => this.options.onIndexCeiling?.(since, this.options.indexMaxRows!),
-            }
-          : undefined,
+        this.#ceiling(),
       ).then(
         (index) => {
           if (abort.signal.aborted) return null;
           this.#totals?.clear();
           this.#index = index;
+          this.#bytesPerRow = measuredBytesPerRow(index) ?? this.#bytesPerRow;
           this.#previous = null;
           this.#failed = null;
           this.options.onIndexReady?.(version, { built: true });
