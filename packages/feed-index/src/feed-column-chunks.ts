@@ -113,7 +113,7 @@ export class FeedColumnChunksReader {
       altTldCount: sharedArray(Int16Array, size),
       da: sharedArray(Int8Array, size),
       tf: sharedArray(Int8Array, size),
-      length: sharedArray(Int16Array, size),
+      length: sharedArray(Int8Array, size),
       hasHyphen: sharedArray(Int8Array, size),
       hasDigit: sharedArray(Int8Array, size),
       expectedDropAt: sharedArray(Float64Array, size),
@@ -128,9 +128,9 @@ export class FeedColumnChunksReader {
     gatherBytes(column('da').map(unsigned8), unsigned8(gathered.da), order, chunkRows);
     gatherBytes(column('tf').map(unsigned8), unsigned8(gathered.tf), order, chunkRows);
     gatherBytes(column('hasHyphen').map(unsigned8), unsigned8(gathered.hasHyphen), order, chunkRows);
+    gatherBytes(column('length').map(unsigned8), unsigned8(gathered.length), order, chunkRows);
     gatherBytes(column('hasDigit').map(unsigned8), unsigned8(gathered.hasDigit), order, chunkRows);
     gatherShorts(column('altTldCount').map(unsigned16), unsigned16(gathered.altTldCount), order, chunkRows);
-    gatherShorts(column('length').map(unsigned16), unsigned16(gathered.length), order, chunkRows);
     gatherDoubles(column('droppedAt'), gathered.droppedAt, order, chunkRows);
     gatherDoubles(column('firstArchivedAt'), gathered.firstArchivedAt, order, chunkRows);
     gatherDoubles(column('expectedDropAt'), gathered.expectedDropAt, order, chunkRows);

@@ -43,6 +43,9 @@ export const FEED_COLUMN_NAMES = [
 /** A column value as a database driver gives it (Postgres may give int8 columns as strings), NULL as null. */
 const numberOrNull = (value: unknown) => (value === null || value === undefined ? null : Number(value));
 
+/** The largest label length the length column (Int8) holds; a DNS label has at most 63 bytes. */
+const MOST_LABEL_BYTES = 127;
+
 /** NULL of the small integer columns. */
 export const NO_VALUE = -1;
 
@@ -60,7 +63,7 @@ export interface FeedColumnsState {
   altTldCount: Int16Array;
   da: Int8Array;
   tf: Int8Array;
-  length: Int16Array;
+  length: Int8Array;
   hasHyphen: Int8Array;
   hasDigit: Int8Array;
   expectedDropAt: Float64Array;
@@ -88,7 +91,8 @@ export class FeedColumns {
   readonly da: Int8Array;
   readonly tf: Int8Array;
   // Small whole numbers are Int8 / Int16 so the filter loops see few array kinds (and stay fast).
-  readonly length: Int16Array;
+  /** The label's length: at most 63 (a DNS label), so one byte. */
+  readonly length: Int8Array;
   readonly hasHyphen: Int8Array;
   readonly hasDigit: Int8Array;
   /** Epoch ms; NaN for NULL. */
@@ -130,7 +134,7 @@ export class FeedColumns {
     this.altTldCount = new Int16Array(size);
     this.da = new Int8Array(size);
     this.tf = new Int8Array(size);
-    this.length = new Int16Array(size);
+    this.length = new Int8Array(size);
     this.hasHyphen = new Int8Array(size);
     this.hasDigit = new Int8Array(size);
     this.expectedDropAt = new Float64Array(size);
@@ -180,7 +184,11 @@ export class FeedColumns {
     this.altTldCount[i] = numberOrNull(row.alt_tld_count) ?? NO_VALUE;
     this.da[i] = numberOrNull(row.da) ?? NO_VALUE;
     this.tf[i] = numberOrNull(row.tf) ?? NO_VALUE;
-    this.length[i] = Number(row.length);
+    const length = Number(row.length);
+    if (!(length >= 0 && length <= MOST_LABEL_BYTES)) {
+      throw new Error(`Feed row "${row.domain}" has a label length of ${length}`);
+    }
+    this.length[i] = length;
     this.hasHyphen[i] = Number(row.has_hyphen);
     this.hasDigit[i] = Number(row.has_digit);
     this.expectedDropAt[i] = numberOrNull(row.expected_drop_at) ?? Number.NaN;
