@@ -6,8 +6,13 @@ import {
 } from './feed-index-parts.ts';
 import { mapTypedArrayFile, TypedArrayFileError, writeTypedArrayFile } from './typed-array-file.ts';
 
-/** The content kind of a feed index snapshot (typed-array-file.ts refuses a file of another kind). */
-const SNAPSHOT_KIND = 'feed-index-parts';
+/**
+ * The content kind of a feed index snapshot, with the layout of the parts (typed-array-file.ts
+ * refuses a file of another kind, so a snapshot another version of this code wrote is built over,
+ * not read wrongly). Bump the layout whenever FeedIndexPartsState changes: 2 since the coarse ranks,
+ * the labels without their TLD and the Int8 length (28 Nov).
+ */
+const SNAPSHOT_KIND = 'feed-index-parts/2';
 
 /** What a snapshot says of the index it holds, beside its parts. */
 export interface FeedIndexSnapshotMeta {
