@@ -215,8 +215,7 @@ export const FEED_FILTERS = {
           ({ text: { bytes, starts } }) =>
           (i) => {
             const from = starts[i]!;
-            // The text holds no dot, so a label shorter than it fails at its dot (or at the row's end).
-            if (from + prefix.length > starts[i + 1]!) return false;
+            if (from + prefix.length > starts[i + 1]!) return false; // the label is shorter than the text
             for (let k = 0; k < prefix.length; k++) if (bytes[from + k] !== prefix[k]) return false;
             return true;
           },
