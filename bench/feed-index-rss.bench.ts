@@ -1,18 +1,24 @@
 /**
- * What the in-memory feed index costs a real server, in its resident memory: the Domain
- * Intelligence API in a process of its own on a SQLite feed of FEED_RSS_SIZES rows (default 1 M
- * and 10 M), once with the index off (the baseline, same run, same database) and once with it
- * on, each serving the same feed pages before it is read. The figure is the resident memory the
- * index adds per million rows (target <= 80 MB, issue 35), read from /proc/<pid>/smaps_rollup:
- * Rss (what `ps` shows), and Pss (each shared page divided among the processes mapping it: with
- * FEED_RSS_PROCESSES > 1 servers of one host, what each really costs when they share one copy).
+ * What the in-memory feed index costs a real server, in resident memory: the Domain Intelligence
+ * API in a process of its own on a SQLite feed of FEED_RSS_SIZES rows (default 1 M and 10 M), once
+ * with the index off (the baseline, same run, same database) and once with it on, each serving the
+ * same feed pages before it is read. Target (issue 35): at most 80 MB per million rows.
+ *
+ * Read from /proc/<pid>/smaps_rollup: the index's arrays are either the process's own (anonymous
+ * memory: built here, or FEED_INDEX_DIR='' with FEED_RSS_SNAPSHOTS=off) or pages of the snapshot
+ * file it maps (one copy in the page cache for every process of the host, resident in a process
+ * only where it has read them). So the figure per process is its anonymous memory beyond the
+ * baseline's plus the whole snapshot file (every page read), and the host's is the file once plus
+ * every process's anonymous growth. With FEED_RSS_PROCESSES=3, the first server builds and the
+ * others map its snapshot. Rss and Pss are printed as well.
  *
  * Memory is read after the pages were served and the process has been idle for FEED_RSS_SETTLE_MS
- * (default 5 s), so the build's temporary arrays (in its worker) have been given back as far as the
- * allocator gives them back: that is what a server keeps, not what it peaks at.
+ * (default 5 s), and after a full collection when the servers run with
+ * BENCH_SERVER_NODE_FLAGS=--expose-gc: what a server keeps, not what it peaks at.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadDomainIntelConfig } from 'domain-intel/src/config.ts';
 import { createContext } from 'domain-intel/src/context.ts';
@@ -24,6 +30,7 @@ import { report, type ServerProcess } from './lib/harness.ts';
 
 const SIZES = (process.env.FEED_RSS_SIZES ?? '1000000,10000000').split(',').filter(Boolean).map(Number);
 const PROCESSES = Math.max(1, Number(process.env.FEED_RSS_PROCESSES ?? 1));
+const SNAPSHOTS = process.env.FEED_RSS_SNAPSHOTS !== 'off';
 const SETTLE_MS = Number(process.env.FEED_RSS_SETTLE_MS ?? 5_000);
 const TARGET_MB_PER_MILLION = 80;
 const NOW = Date.now();
@@ -44,8 +51,14 @@ const load = () =>
     .map((value) => value.toFixed(1))
     .join(' ');
 
-/** Rss and Pss of a process, in MB (kB lines of /proc/<pid>/smaps_rollup). */
-function residentMb(pid: number): { rss: number; pss: number; anonymous: number } {
+interface Resident {
+  rss: number;
+  pss: number;
+  anonymous: number;
+}
+
+/** Rss, Pss and anonymous memory of a process, in MB (kB lines of /proc/<pid>/smaps_rollup). */
+function residentMb(pid: number): Resident {
   const text = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
   const field = (name: string) =>
     Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? Number.NaN) / 1024;
@@ -61,17 +74,13 @@ async function servePages(server: ServerProcess<DomainIntelInfo>): Promise<void>
 }
 
 /** Starts `count` servers on one database, serves the pages on each, waits, and reads their memory. */
-async function measureServers(
-  env: Record<string, string>,
-  count: number,
-  indexOn: boolean,
-): Promise<Array<{ rss: number; pss: number; anonymous: number }>> {
+async function measureServers(env: Record<string, string>, count: number, indexOn: boolean): Promise<Resident[]> {
   const servers: ServerProcess<DomainIntelInfo>[] = [];
   try {
     for (let i = 0; i < count; i++) {
       servers.push(
         await startDomainIntel({
-          env: { ...env, FEED_INDEX: indexOn ? 'memory' : 'off' },
+          env: { ...env, FEED_INDEX: indexOn ? 'memory' : 'off', ...(SNAPSHOTS ? {} : { FEED_INDEX_DIR: '' }) },
           feedIndexReady: indexOn,
           quiet: true,
         }),
@@ -87,7 +96,17 @@ async function measureServers(
   }
 }
 
-const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+/** The snapshot files in the index's directory (one per feed version kept), in MB; 0 without any. */
+function snapshotFilesMb(directory: string): number {
+  let bytes = 0;
+  try {
+    for (const name of readdirSync(directory))
+      if (name.endsWith('.snapshot')) bytes += statSync(path.join(directory, name)).size;
+  } catch {
+    return 0; // no directory: snapshots off
+  }
+  return bytes / 1_048_576;
+}
 
 for (const rows of SIZES) {
   const database = await benchDatabase('sqlite');
@@ -104,28 +123,27 @@ for (const rows of SIZES) {
       await setup.close();
     }
     const millions = rows / 1_000_000;
-    const off = await measureServers(env, 1, false);
+    const [baseline] = await measureServers(env, 1, false);
     const on = await measureServers(env, PROCESSES, true);
-    const baseline = off[0]!;
-    const perProcessRss = on.map((memory) => (memory.rss - baseline.rss) / millions);
-    const perProcessPss = on.map((memory) => (memory.pss - baseline.pss) / millions);
-    // The host's cost: every process's Pss, less what each would cost without the index.
-    const hostPss = (sum(on.map((memory) => memory.pss)) - PROCESSES * baseline.pss) / millions;
-    const worstRss = Math.max(...perProcessRss);
+    const snapshotMb = snapshotFilesMb(path.join(database.dataDir, 'feed-index'));
+    const privateGrowth = on.map((memory) => memory.anonymous - baseline!.anonymous);
+    const perProcess = Math.max(...privateGrowth) + snapshotMb;
+    const host = privateGrowth.reduce((total, growth) => total + growth, 0) + snapshotMb;
     console.log(
-      `${rows} rows, ${PROCESSES} process(es): index off Rss ${baseline.rss.toFixed(0)} MB; on ${on.map((m) => `Rss ${m.rss.toFixed(0)} / Pss ${m.pss.toFixed(0)} / anonymous ${m.anonymous.toFixed(0)} MB`).join('; ')} (load ${load()})`,
+      `${rows} rows, ${PROCESSES} process(es), snapshot ${snapshotMb.toFixed(0)} MB: index off Rss ${baseline!.rss.toFixed(0)} / anonymous ${baseline!.anonymous.toFixed(0)} MB; on ${on.map((m) => `Rss ${m.rss.toFixed(0)} / Pss ${m.pss.toFixed(0)} / anonymous ${m.anonymous.toFixed(0)} MB`).join('; ')} (load ${load()})`,
     );
     report({
-      name: `feed-index-rss-${rows}${PROCESSES > 1 ? `-${PROCESSES}-processes` : ''}`,
-      ratio: worstRss / TARGET_MB_PER_MILLION,
+      name: `feed-index-rss-${rows}${PROCESSES > 1 ? `-${PROCESSES}-processes` : ''}${SNAPSHOTS ? '' : '-no-snapshot'}`,
+      ratio: perProcess / millions / TARGET_MB_PER_MILLION,
       target: '<= 1',
       details: {
         rows,
         processes: PROCESSES,
-        rss_mb_per_million_rows: worstRss,
-        pss_mb_per_million_rows: Math.max(...perProcessPss),
-        host_pss_mb_per_million_rows: hostPss,
-        baseline_rss_mb: baseline.rss,
+        mb_per_million_rows: perProcess / millions,
+        private_mb_per_million_rows: privateGrowth.map((growth) => (growth / millions).toFixed(1)).join('/'),
+        snapshot_mb_per_million_rows: snapshotMb / millions,
+        host_mb_per_million_rows: host / millions,
+        rss_growth_mb_per_million_rows: (Math.max(...on.map((memory) => memory.rss)) - baseline!.rss) / millions,
         load_average: load(),
       },
     });
