@@ -1,11 +1,12 @@
 import { Worker } from 'node:worker_threads';
-import type { FeedColumnChunks } from './feed-column-chunks.ts';
+import type { FeedColumnChunks, FeedColumnChunksState } from './feed-column-chunks.ts';
 import {
   type FeedIndexParts,
   type FeedIndexPartsState,
   feedIndexPartsFromState,
   transferablesOf,
 } from './feed-index-parts.ts';
+import type { FeedIndexSnapshotMeta } from './feed-index-snapshot.ts';
 
 /** The build worker's entry (feed-build-worker-entry.js registers tsx, then runs feed-build-worker.ts). */
 export const FEED_BUILD_WORKER = new URL('./feed-build-worker-entry.js', import.meta.url);
@@ -17,20 +18,55 @@ export interface FeedBuildOptions {
   entry?: URL;
 }
 
+/** Where the build worker writes the parts instead of sending them back (a snapshot file), and what it records there. */
+export interface FeedSnapshotTarget {
+  file: string;
+  meta: FeedIndexSnapshotMeta;
+}
+
+/** What the build worker gets (feed-build-worker.ts). */
+export interface FeedBuildWork {
+  rows: FeedColumnChunksState;
+  snapshot?: FeedSnapshotTarget;
+}
+
 /**
  * Builds the index parts of the rows in `rows` in a worker thread, leaving this thread free: the
  * chunks' buffers are transferred to it (no copy; `rows` is unusable afterwards) and the parts come
  * back on shared memory (shared-arrays.ts), so the only work here is wrapping them.
  * Rejects when the worker throws, dies or is aborted; the worker never outlives the promise.
  */
-export function buildFeedIndexPartsInWorker(
+export async function buildFeedIndexPartsInWorker(
   rows: FeedColumnChunks,
-  { signal, entry = FEED_BUILD_WORKER }: FeedBuildOptions = {},
+  build: FeedBuildOptions = {},
 ): Promise<FeedIndexParts> {
+  return feedIndexPartsFromState((await runBuildWorker(rows, undefined, build)) as FeedIndexPartsState);
+}
+
+/**
+ * Builds the index parts of `rows` in a worker thread that writes them as the snapshot `target`
+ * (feed-index-snapshot.ts) instead of sending them back: the parts never reach this thread, so
+ * their memory goes when the worker ends (parts handed back on shared memory would wait here for a
+ * full collection, which V8 does not start for shared memory). Rejects as buildFeedIndexPartsInWorker.
+ */
+export async function writeFeedIndexSnapshotInWorker(
+  rows: FeedColumnChunks,
+  target: FeedSnapshotTarget,
+  build: FeedBuildOptions = {},
+): Promise<void> {
+  await runBuildWorker(rows, target, build);
+}
+
+/** Runs one build worker over `rows`; resolves to its one message. */
+function runBuildWorker(
+  rows: FeedColumnChunks,
+  snapshot: FeedSnapshotTarget | undefined,
+  { signal, entry = FEED_BUILD_WORKER }: FeedBuildOptions,
+): Promise<unknown> {
   signal?.throwIfAborted();
-  const state = rows.state();
+  const work: FeedBuildWork = { rows: rows.state(), snapshot };
   return new Promise((resolve, reject) => {
-    const worker = new Worker(entry, { workerData: state, transferList: transferablesOf(state) });
+    const worker = new Worker(entry, { workerData: work, transferList: transferablesOf(work.rows) });
     let settled = false;
     const settle = (outcome: () => void) => {
       if (settled) return;
@@ -42,15 +78,7 @@ export function buildFeedIndexPartsInWorker(
     };
     const abort = () => settle(() => reject(signal!.reason));
     signal?.addEventListener('abort', abort, { once: true });
-    worker.once('message', (parts: FeedIndexPartsState) => {
-      settle(() => {
-        try {
-          resolve(feedIndexPartsFromState(parts));
-        } catch (error) {
-          reject(error);
-        }
-      });
-    });
+    worker.once('message', (message: unknown) => settle(() => resolve(message)));
     worker.once('error', (error) =>
       settle(() => reject(new Error(`The feed index build worker failed: ${error.message}`, { cause: error }))),
     );

@@ -1,5 +1,9 @@
 import { FEED_SORTS, type FeedSort } from '@repo/contracts/domain-intel';
-import { buildFeedIndexPartsInWorker, type FeedBuildOptions } from './feed-build-client.ts';
+import {
+  buildFeedIndexPartsInWorker,
+  type FeedBuildOptions,
+  writeFeedIndexSnapshotInWorker,
+} from './feed-build-client.ts';
 import { bitmapFor, type FeedClusters, type FeedSeed } from './feed-clusters.ts';
 import type { FeedColumnChunks, FeedColumnChunksState } from './feed-column-chunks.ts';
 import type { FeedColumns } from './feed-columns.ts';
@@ -128,6 +132,24 @@ export class FeedIndex {
     build?: FeedBuildOptions,
   ): Promise<FeedIndex> {
     return new FeedIndex(await buildFeedIndexPartsInWorker(rows, build), version, options);
+  }
+
+  /**
+   * An index of `rows` built in a worker thread that writes it as the snapshot `file` (recording
+   * `settings`), then mapped from there (fromSnapshot): the built parts never reach this thread, so
+   * the process holds the one mapped copy only. `rows` is unusable afterwards.
+   */
+  static async buildSnapshot(
+    rows: FeedColumnChunks,
+    file: string,
+    version: number,
+    options: FeedIndexOptions = { cachedFilters: 0 },
+    settings: FeedIndexSnapshotMeta['settings'] = {},
+    build?: FeedBuildOptions,
+  ): Promise<FeedIndex> {
+    const meta = { version, droppedSince: options.droppedSince ?? null, settings };
+    await writeFeedIndexSnapshotInWorker(rows, { file, meta }, build);
+    return FeedIndex.fromSnapshot(file, options).index;
   }
 
   /**

@@ -6,6 +6,7 @@ import {
   type FeedColumnRow,
   FeedIndex,
   type FeedIndexOptions,
+  type FeedIndexSnapshotMeta,
 } from '@repo/feed-index';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
@@ -22,7 +23,8 @@ const LOAD_BATCH = 2_000;
 /**
  * Reads every feed row in the database's domain order (keyset batches, no long transaction),
  * straight into columns (no row objects are kept beyond one batch), then builds the index in a
- * worker thread (FeedIndex.build). With `options.droppedSince`, rows dropped before it are left out.
+ * worker thread (FeedIndex.build; with `snapshot`, FeedIndex.buildSnapshot: written there by the
+ * worker and mapped). With `options.droppedSince`, rows dropped before it are left out.
  */
 export async function loadFeedIndex(
   db: Kysely<DB>,
@@ -30,6 +32,7 @@ export async function loadFeedIndex(
   options?: FeedIndexOptions,
   build?: FeedBuildOptions,
   ceiling?: FeedIndexCeiling,
+  snapshot?: FeedIndexSnapshotTarget,
 ): Promise<FeedIndex> {
   // No count(*) first to size the columns: they grow a chunk at a time (FeedColumnChunks).
   const rows = new FeedColumnChunks();
@@ -53,7 +56,16 @@ export async function loadFeedIndex(
     build?.signal?.throwIfAborted();
     after = batch[batch.length - 1]!.domain;
   }
-  return FeedIndex.build(rows, version, { cachedFilters: 0, ...options, droppedSince: since }, build);
+  const indexOptions = { cachedFilters: 0, ...options, droppedSince: since };
+  return snapshot
+    ? FeedIndex.buildSnapshot(rows, snapshot.file, version, indexOptions, snapshot.settings, build)
+    : FeedIndex.build(rows, version, indexOptions, build);
+}
+
+/** Where the build writes the index as a snapshot (the host's FEED_INDEX_DIR), to be mapped from there. */
+export interface FeedIndexSnapshotTarget {
+  file: string;
+  settings: FeedIndexSnapshotMeta['settings'];
 }
 
 /**

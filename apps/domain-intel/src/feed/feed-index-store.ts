@@ -104,18 +104,25 @@ export class FeedIndexStore {
     rmSync(path.join(this.directory, LOCK), { force: true });
   }
 
-  /**
-   * Writes the index as the snapshot of its feed version (under the build lock), then unlinks every
-   * older version's snapshot and what an interrupted write left (temporary files: only the lock's
-   * holder writes, so none is in progress).
-   */
-  async publish(index: FeedIndex): Promise<void> {
-    mkdirSync(this.directory, { recursive: true });
+  /** Whether this process holds the host's build lock (it then writes the snapshot of what it builds). */
+  get locked(): boolean {
+    return this.#locked;
+  }
+
+  /** The settings a snapshot of this store records (FeedIndex.buildSnapshot), as they were when it was built. */
+  snapshotSettings(): FeedIndexSnapshotMeta['settings'] {
     const { retentionDays, maxRows, maxMb } = this.settings;
-    const settings: FeedIndexSnapshotMeta['settings'] = { key: this.#key, retentionDays, maxRows, maxMb };
-    await index.writeSnapshot(this.fileOf(index.version), settings);
-    for (const { name, version } of this.#snapshots()) {
-      if (version < index.version) rmSync(path.join(this.directory, name), { force: true });
+    return { key: this.#key, retentionDays, maxRows, maxMb };
+  }
+
+  /**
+   * After the snapshot of `version` is in place (under the build lock): unlinks every older version's
+   * snapshot and what an interrupted write left (temporary files: only the lock's holder writes, so
+   * none is in progress).
+   */
+  prune(version: number): void {
+    for (const snapshot of this.#snapshots()) {
+      if (snapshot.version < version) rmSync(path.join(this.directory, snapshot.name), { force: true });
     }
     for (const name of readdirSync(this.directory)) {
       if (name.endsWith('.tmp')) rmSync(path.join(this.directory, name), { force: true });

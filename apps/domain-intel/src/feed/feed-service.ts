@@ -56,7 +56,10 @@ export interface FeedServiceOptions {
   snapshots?: FeedIndexStore;
   /** Told when an index became the current one: built here, or mapped from a snapshot (the file). */
   onIndexReady?: (version: number, from: { built: true } | { mapped: string }) => void;
-  /** Told when a snapshot could not be mapped (the index is built instead) or written (this process keeps its built index). */
+  /**
+   * Told when a snapshot could not be mapped (the index is built instead), or older ones not pruned. A snapshot
+   * that cannot be written fails its build (onIndexError; the SQL path answers, the build is retried).
+   */
   onSnapshotError?: (error: unknown, version: number) => void;
 }
 
@@ -368,6 +371,9 @@ export class FeedService {
   #build(version: number, now: number): Build {
     const abort = new AbortController();
     const cachedFilters = this.#cachedFilters();
+    // The build lock's holder builds straight into the host's snapshot and maps it (one copy per host,
+    // the built parts never on this thread); without the lock (no directory, or one it cannot write) in memory.
+    const store = this.options.snapshots?.locked ? this.options.snapshots : undefined;
     const build: Build = {
       version,
       abort,
@@ -380,6 +386,7 @@ export class FeedService {
         },
         { signal: abort.signal, entry: this.options.indexWorker },
         this.#ceiling(),
+        store && { file: store.fileOf(version), settings: store.snapshotSettings() },
       ).then(
         (index) => {
           if (abort.signal.aborted) return null;
@@ -389,7 +396,12 @@ export class FeedService {
           this.#previous = null;
           this.#failed = null;
           this.options.onIndexReady?.(version, { built: true });
-          return this.#publish(index, abort.signal);
+          try {
+            store?.prune(version);
+          } catch (error) {
+            this.options.onSnapshotError?.(error, version); // older files stay: the next build prunes them
+          }
+          return index;
         },
         (error: unknown) => {
           if (abort.signal.aborted) return null;
@@ -406,26 +418,6 @@ export class FeedService {
       if (this.#building === null) this.options.snapshots?.unlock();
     });
     return build;
-  }
-
-  /**
-   * Writes the index just built as its version's snapshot for the host's other processes, then
-   * answers from the mapped file instead of the built copy (which goes at the next collection), so
-   * this process shares the host's one copy too. A failed write is reported; the built index answers.
-   */
-  async #publish(index: FeedIndex, signal: AbortSignal): Promise<FeedIndex | null> {
-    const store = this.options.snapshots;
-    if (!store) return index;
-    try {
-      await store.publish(index);
-      const mapped = store.map(index.version, { cachedFilters: this.#cachedFilters() });
-      if (signal.aborted || this.#index !== index || !mapped) return this.#index;
-      this.#index = mapped;
-      return mapped;
-    } catch (error) {
-      this.options.onSnapshotError?.(error, index.version);
-      return this.#index;
-    }
   }
 
   async #count(filters: FeedFilters, now: number): Promise<number> {
