@@ -15,6 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "release_freed_memory.h"
+
 #define PATH_MAX_BYTES 4096
 
 // A JS Error like Node's own for a failed system call: message "<syscall> <path>: <strerror>",
@@ -100,5 +102,9 @@ NAPI_MODULE_INIT() {
   napi_value function;
   if (napi_create_function(env, "mapFile", NAPI_AUTO_LENGTH, map_file, NULL, &function) != napi_ok) return NULL;
   if (napi_set_named_property(env, exports, "mapFile", function) != napi_ok) return NULL;
+  if (napi_create_function(env, "releaseFreedMemory", NAPI_AUTO_LENGTH, release_freed_memory, NULL, &function) !=
+      napi_ok)
+    return NULL;
+  if (napi_set_named_property(env, exports, "releaseFreedMemory", function) != napi_ok) return NULL;
   return exports;
 }
