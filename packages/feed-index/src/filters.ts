@@ -200,50 +200,8 @@ export const FEED_FILTERS = {
       if (text !== null) bounds.contains = Buffer.from(text, 'latin1');
     },
   }),
-  startsWith: define({
-    parameter: 'starts_with',
-    parse: (query: FeedQueryInput) => labelTextParam(query, 'starts_with'),
-    sql: (text) => (text === null ? [] : [{ column: 'label', op: 'like', value: `${text}%` }]),
-    index: (text, _, bounds) => {
-      if (text === null) return;
-      const prefix = Buffer.from(text, 'latin1');
-      // A label starting with the text contains it: the label grams narrow the rows (unless `contains` already does).
-      bounds.contains ??= prefix;
-      bounds.rowTests.push({
-        key: `starts_with:${text}`,
-        compile:
-          ({ text: { bytes, starts } }) =>
-          (i) => {
-            const from = starts[i]!;
-            if (from + prefix.length > starts[i + 1]!) return false; // the label is shorter than the text
-            for (let k = 0; k < prefix.length; k++) if (bytes[from + k] !== prefix[k]) return false;
-            return true;
-          },
-      });
-    },
-  }),
-  endsWith: define({
-    parameter: 'ends_with',
-    parse: (query: FeedQueryInput) => labelTextParam(query, 'ends_with'),
-    sql: (text) => (text === null ? [] : [{ column: 'label', op: 'like', value: `%${text}` }]),
-    index: (text, _, bounds) => {
-      if (text === null) return;
-      const suffix = Buffer.from(text, 'latin1');
-      // A label ending in the text contains it: the label grams narrow the rows (unless `contains` already does).
-      bounds.contains ??= suffix;
-      bounds.rowTests.push({
-        key: `ends_with:${text}`,
-        compile:
-          ({ text: { bytes, starts } }) =>
-          (i) => {
-            const from = starts[i + 1]! - suffix.length;
-            if (from < starts[i]!) return false;
-            for (let k = 0; k < suffix.length; k++) if (bytes[from + k] !== suffix[k]) return false;
-            return true;
-          },
-      });
-    },
-  }),
+  startsWith: labelEndFilter('starts_with', 'start'),
+  endsWith: labelEndFilter('ends_with', 'end'),
   minAltTlds: atLeastFilter('min_alt_tlds', 'alt_tld_count', 'altTldCount'),
   dropsAfter: afterFilter('drops_after', 'expected_drop_at', 'expectedDropAt'),
   dropsBefore: beforeFilter('drops_before', 'drops_after', 'expected_drop_at', 'expectedDropAt', 'pending-delete only'),
@@ -325,6 +283,37 @@ function addBound(bounds: FeedBounds, column: BoundedColumn, min: number, max: n
 }
 
 /** `column >= n` on a small whole-number column (NULL never passes). */
+/**
+ * A filter on the text at one end of the label (starts_with, ends_with): SQL `LIKE 'text%'` or
+ * `'%text'`; in the index, a label with the text at an end contains it, so the label grams narrow
+ * the rows (unless `contains` already does), and a row test compares the bytes at that end.
+ */
+function labelEndFilter<P extends FeedFiltersOfValue<'label-text'>>(parameter: P, end: 'start' | 'end') {
+  return define({
+    parameter,
+    parse: (query: FeedQueryInput) => labelTextParam(query, parameter),
+    sql: (text: string | null): SqlPredicate[] =>
+      text === null ? [] : [{ column: 'label', op: 'like', value: end === 'start' ? `${text}%` : `%${text}` }],
+    index: (text: string | null, _: number, bounds: FeedBounds) => {
+      if (text === null) return;
+      const needle = Buffer.from(text, 'latin1');
+      bounds.contains ??= needle;
+      bounds.rowTests.push({
+        key: `${parameter}:${text}`,
+        compile:
+          ({ text: { bytes, starts } }) =>
+          (i) => {
+            const from = end === 'start' ? starts[i]! : starts[i + 1]! - needle.length;
+            // The label is shorter than the text.
+            if (from < starts[i]! || from + needle.length > starts[i + 1]!) return false;
+            for (let k = 0; k < needle.length; k++) if (bytes[from + k] !== needle[k]) return false;
+            return true;
+          },
+      });
+    },
+  });
+}
+
 function atLeastFilter<P extends FeedFiltersOfValue<'whole-number'>>(
   parameter: P,
   column: FeedSqlColumn,
