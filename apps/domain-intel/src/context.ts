@@ -288,7 +288,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
             feedVersion: version,
             error: error instanceof Error ? error.message : String(error),
           },
-          'A feed index snapshot could not be mapped (the index is built instead) or written (this process keeps its own)',
+          'A feed index snapshot could not be mapped (the index is built instead), or older snapshots not removed',
         ),
       indexMaxMb: config.FEED_INDEX_MAX_MB,
       onIndexCeiling: (droppedSince, maxRows) =>
