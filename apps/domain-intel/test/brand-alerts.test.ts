@@ -4,7 +4,7 @@ import { domainToASCII } from 'node:url';
 import { databaseTargets, testTimeoutEnv } from '@repo/server-kit/testing';
 import { DashboardBrowser } from './dashboard-session.ts';
 import { feedRow } from './feed-helpers.ts';
-import { bearer, createTestApp, type TestApp } from './helpers.ts';
+import { createTestApp, injectAs, type TestApp } from './helpers.ts';
 import { startReceiver } from './webhook-receiver.ts';
 
 const MINUTE = 60_000;
@@ -28,8 +28,7 @@ for (const target of databaseTargets()) {
       await receiver.close();
     });
 
-    const api = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
-      t.app.inject({ method, url, headers: bearer(key), ...(payload ? { payload: payload as object } : {}) });
+    const api = (method: 'GET' | 'POST', url: string, payload?: object) => injectAs(t, key, method, url, payload);
     const newRegistration = (domain: string, at: number) =>
       feedRow(domain, {
         status: 'new',

@@ -6,7 +6,7 @@ import { databaseTargets, testTimeoutEnv } from '@repo/server-kit/testing';
 import SftpClient from 'ssh2-sftp-client';
 import { CSV_HEADER } from '../src/feed/feed-row.ts';
 import { feedRow } from './feed-helpers.ts';
-import { bearer, createTestApp, type TestApp } from './helpers.ts';
+import { bearer, createTestApp, injectAs, type TestApp } from './helpers.ts';
 import { sshdSkipReason, startSshd, type TestSshd } from './sshd-helpers.ts';
 
 const MINUTE = 60_000;
@@ -46,8 +46,7 @@ for (const target of databaseTargets()) {
       await sshd?.close();
     });
 
-    const api = (method: 'GET' | 'POST', url: string, payload?: object) =>
-      t.app.inject({ method, url, headers: bearer(key), ...(payload ? { payload } : {}) });
+    const api = (method: 'GET' | 'POST', url: string, payload?: object) => injectAs(t, key, method, url, payload);
     const log = async () =>
       (await api('GET', `/v1/deliveries?filter_id=${filterId}`)).json().data as Array<{
         batch_id: string;

@@ -97,6 +97,15 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
 
 export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
+/** A call to the app as the holder of `key` (its bearer header), with `payload` as the JSON body when given. */
+export const injectAs = (
+  t: TestApp,
+  key: string,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  payload?: object,
+) => t.app.inject({ method, url, headers: bearer(key), ...(payload ? { payload } : {}) });
+
 /**
  * Database targets crossed with the quota store: SQL always, Redis when REDIS_URL is set, and with
  * `cluster` a Redis Cluster of the test's own (where redis-server is installed).

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { databaseTargets } from '@repo/server-kit/testing';
 import { changes } from './feed-helpers.ts';
-import { bearer, createTestApp, type TestApp } from './helpers.ts';
+import { createTestApp, injectAs, type TestApp } from './helpers.ts';
 import { startReceiver } from './webhook-receiver.ts';
 
 const MINUTE = 60_000;
@@ -38,8 +38,7 @@ for (const target of databaseTargets()) {
         await receiver.close();
       });
 
-      const api = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
-        t.app.inject({ method, url, headers: bearer(key), ...(payload ? { payload: payload as object } : {}) });
+      const api = (method: 'GET' | 'POST', url: string, payload?: object) => injectAs(t, key, method, url, payload);
       const list = async (query: string) => {
         await t.app.ctx.feed.invalidate();
         const response = await api('GET', `/v1/domains?${query}`);

@@ -11,7 +11,7 @@ import { loadDomainIntelConfig } from '../src/config.ts';
 import { createContext } from '../src/context.ts';
 import type { ZoneChange } from '../src/lifecycle/index.ts';
 import { WatchlistStore } from '../src/watchlist/watchlist-store.ts';
-import { bearer, createTestApp, type TestApp } from './helpers.ts';
+import { createTestApp, injectAs, type TestApp } from './helpers.ts';
 import { simRdapEnv } from './rdap-helpers.ts';
 import { startReceiver, type WebhookReceiver } from './webhook-receiver.ts';
 
@@ -45,7 +45,7 @@ for (const target of databaseTargets()) {
     });
 
     const api = (method: 'GET' | 'POST' | 'DELETE', url: string, key: string, payload?: object) =>
-      t.app.inject({ method, url, headers: bearer(key), ...(payload ? { payload } : {}) });
+      injectAs(t, key, method, url, payload);
     const follow = () => t.app.ctx.watchlist.follow({ deadline: Date.now() + testTimeout(10_000) });
     const watchOf = async (key: string, domain: string) =>
       (await api('GET', '/v1/watchlist?limit=1000', key))
