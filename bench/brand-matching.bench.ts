@@ -16,10 +16,11 @@
 
 import { parseFeedFilters } from '@repo/feed-index';
 import { seededRandom } from '@repo/upstream-sim';
-import { matchRound, type RoundFilter, type RoundRow } from '../apps/domain-intel/src/delivery/match-round.ts';
+import type { RoundFilter, RoundRow } from '../apps/domain-intel/src/delivery/match-round.ts';
 import { labelFacts } from '../apps/domain-intel/src/lifecycle/label-facts.ts';
 import { BenchLabels } from './domains-feed-labels.ts';
 import { report } from './lib/harness.ts';
+import { countedRound, timed } from './lib/match-rounds.ts';
 
 const ROWS = Number(process.env.BENCH_BRAND_ROWS ?? 120_000);
 const FILTERS = 500;
@@ -94,22 +95,8 @@ function newRegistrations(count: number, terms: readonly string[]): RoundRow[] {
   return rows;
 }
 
-function round(rows: readonly RoundRow[], filters: readonly RoundFilter[]): { batches: number; rows: number } {
-  let batches = 0;
-  let matched = 0;
-  for (const [, batch] of matchRound(rows, filters, NOW, MARGIN_MS)) {
-    batches += 1;
-    matched += batch.length;
-  }
-  return { batches, rows: matched };
-}
-
-function timed<T>(run: () => T): { result: T; seconds: number } {
-  (globalThis as { gc?: () => void }).gc?.();
-  const started = process.hrtime.bigint();
-  const result = run();
-  return { result, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
-}
+const round = (rows: readonly RoundRow[], filters: readonly RoundFilter[]) =>
+  countedRound(rows, filters, NOW, MARGIN_MS);
 
 const terms = brandTerms(FILTERS);
 const rows = newRegistrations(ROWS, terms);

@@ -13,14 +13,10 @@
 import { FEED_STATUSES } from '@repo/contracts/domain-intel';
 import { compileFeedMatcher, FeedColumns, parseFeedFilters } from '@repo/feed-index';
 import { seededRandom } from '@repo/upstream-sim';
-import {
-  matchRound,
-  type RoundFilter,
-  type RoundRow,
-  RoundRows,
-} from '../apps/domain-intel/src/delivery/match-round.ts';
+import { type RoundFilter, type RoundRow, RoundRows } from '../apps/domain-intel/src/delivery/match-round.ts';
 import { labelFacts } from '../apps/domain-intel/src/lifecycle/label-facts.ts';
 import { report } from './lib/harness.ts';
+import { countedRound, timed } from './lib/match-rounds.ts';
 
 const filterSizes = (process.env.BENCH_FILTER_SIZES ?? '1000,10000').split(',').map(Number);
 const rowSizes = (process.env.BENCH_FILTER_ROWS ?? '25000,100000').split(',').map(Number);
@@ -156,22 +152,8 @@ function plainScan(rows: readonly RoundRow[], filters: readonly RoundFilter[]): 
   return { batches, rows: matchedRows };
 }
 
-function indexed(rows: readonly RoundRow[], filters: readonly RoundFilter[]): { batches: number; rows: number } {
-  let batches = 0;
-  let matchedRows = 0;
-  for (const [, matched] of matchRound(rows, filters, NOW, MARGIN_MS)) {
-    batches += 1;
-    matchedRows += matched.length;
-  }
-  return { batches, rows: matchedRows };
-}
-
-function timed<T>(run: () => T): { result: T; seconds: number } {
-  (globalThis as { gc?: () => void }).gc?.();
-  const started = process.hrtime.bigint();
-  const result = run();
-  return { result, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
-}
+const indexed = (rows: readonly RoundRow[], filters: readonly RoundFilter[]) =>
+  countedRound(rows, filters, NOW, MARGIN_MS);
 
 const figures: string[] = [];
 for (const rowCount of rowSizes) {
