@@ -34,14 +34,19 @@ const stderrLog: RedisLog = {
 
 /**
  * A Redis client that fails fast while Redis is down instead of making callers wait: no
- * offline queue (a command sent while disconnected fails at once), one retry of a command
- * whose connection dropped, bounded connect and command times. It keeps reconnecting in the
- * background, and says so once per outage rather than once per attempt (ioredis would print
- * "Unhandled error event" for every attempt without a listener).
+ * offline queue (a command sent while disconnected fails at once), bounded connect and command
+ * times. A command whose connection dropped before its reply is never sent again: ioredis would
+ * resend it once it reconnects, even after its caller was told it failed (the command timed
+ * out meanwhile), so a quota take answered 503 could be counted seconds later, and one whose
+ * reply was lost counted twice. Its fate is the caller's to settle (the quota's request ids,
+ * UnansweredTakes). It keeps reconnecting in the background, and says so once per outage rather
+ * than once per attempt (ioredis would print "Unhandled error event" for every attempt without a
+ * listener).
  */
 export function createRedis({ url, clusterUrls, keyPrefix, log = stderrLog }: RedisOptions): Redis {
   const failFast = {
     maxRetriesPerRequest: 1,
+    autoResendUnfulfilledCommands: false,
     connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
     commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
   };
