@@ -132,7 +132,10 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   });
   const reportBackgroundError = throttledWarnings();
   const quotaStore = redis
-    ? new RedisQuotaStore(redis, { record: new QuotaRecord(database.db, { onError: reportBackgroundError }) })
+    ? new RedisQuotaStore(redis, {
+        record: new QuotaRecord(database.db, { onError: reportBackgroundError }),
+        onError: reportBackgroundError,
+      })
     : new SqlQuotaStore(database.db);
   const log = overrides.log ?? stderrLog;
   const rdap = createRegistryEngine(config, clock, reportBackgroundError, redis, log);

@@ -65,6 +65,8 @@ export interface QuotaRequestIdTable {
   account_id: string;
   request_id: string;
   expires_at: number;
+  /** The day's count the counted call was given (0: written before this was kept). */
+  used: Generated<number>;
 }
 
 export interface QuotaUsageTable {

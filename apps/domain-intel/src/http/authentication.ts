@@ -1,10 +1,11 @@
 import { isAppError, utcDate } from '@repo/server-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { Counter } from 'prom-client';
+import { Counter, Gauge } from 'prom-client';
 import type { Caller } from '../accounts/caller.ts';
 import type { AccountEventListener } from '../delivery/account-events.ts';
 import { type QuotaStatus, rateLimitHeaders } from '../quota/quota-service.ts';
+import type { UnansweredTakes } from '../quota/unanswered-takes.ts';
 
 /** The share of the daily quota at which the account gets a `quota.warning` event. */
 const QUOTA_WARNING_SHARE = 0.8;
@@ -85,6 +86,8 @@ export const authentication = fp(
         help: "Calls let through uncounted as a proxy's re-send of a call counted before (QUOTA_REQUEST_ID_HEADER)",
         registers: [app.metrics.registry],
       });
+    const unanswered = quota.unanswered;
+    if (unanswered) registerUnansweredTakeMetrics(app, unanswered);
     const rejectionsName = `${app.metrics.prefix}quota_rejections_total`;
     const quotaRejections =
       (app.metrics.registry.getSingleMetric(rejectionsName) as Counter<'plan'> | undefined) ??
@@ -186,3 +189,35 @@ export const authentication = fp(
   },
   { name: 'authentication', dependencies: ['metrics'] },
 );
+
+/** The lost-reply takes' figures (see UnansweredTakes), read at each scrape; registered once per app. */
+function registerUnansweredTakeMetrics(app: FastifyInstance, unanswered: UnansweredTakes): void {
+  const { prefix, registry } = app.metrics;
+  if (registry.getSingleMetric(`${prefix}quota_unanswered_takes`)) return;
+  new Gauge({
+    name: `${prefix}quota_unanswered_takes`,
+    help: 'Takes whose reply from Redis was lost (the call answered 503), waiting to be given back if Redis counted them',
+    registers: [registry],
+    collect() {
+      this.set(unanswered.waiting);
+    },
+  });
+  new Counter({
+    name: `${prefix}quota_unanswered_refunds_total`,
+    help: 'Units given back because Redis had counted a take whose reply was lost (the call answered 503)',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(unanswered.refunded);
+    },
+  });
+  new Counter({
+    name: `${prefix}quota_unanswered_expired_total`,
+    help: 'Takes whose reply was lost and that could not be settled before their request id expired (a unit may stay counted)',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(unanswered.expired);
+    },
+  });
+}

@@ -3,6 +3,7 @@ import type { Caller } from '../accounts/caller.ts';
 import { appError } from '../error-catalogue.ts';
 import { CoalescedTakes } from './coalesced-takes.ts';
 import { type DailyUsage, HISTORY_DAYS, type QuotaStore } from './quota-store.ts';
+import type { UnansweredTakes } from './unanswered-takes.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -30,6 +31,11 @@ export class QuotaService {
     private readonly clock: Clock,
   ) {
     this.#takes = new CoalescedTakes(store);
+  }
+
+  /** Takes whose reply was lost and which are given back once found counted (Redis only). */
+  get unanswered(): UnansweredTakes | undefined {
+    return this.store.unanswered;
   }
 
   /**

@@ -1,3 +1,5 @@
+import type { UnansweredTakes } from './unanswered-takes.ts';
+
 /**
  * Daily call counters, one per account and UTC day. Implementations must be exact under
  * concurrency and across processes: `takeMany` never takes a unit past a limit, and every unit
@@ -30,6 +32,11 @@ export interface QuotaStore {
    * without use may be left out. Kept at least HISTORY_DAYS back.
    */
   history(accountId: string, fromDay: string, toDay: string): Promise<DailyUsage[]>;
+  /**
+   * Takes whose reply was lost, settled in the background (the Redis store: a script can run and
+   * its reply be lost; a SQL take's transaction either commits before it answers or not at all).
+   */
+  readonly unanswered?: UnansweredTakes;
 }
 
 /** How many days of usage every store keeps for the account dashboard. */

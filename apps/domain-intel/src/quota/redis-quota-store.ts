@@ -9,6 +9,7 @@ import {
   type QuotaTakeRequest,
   REQUEST_ID_SECONDS,
 } from './quota-store.ts';
+import { type Settled, type UnansweredTake, UnansweredTakes } from './unanswered-takes.ts';
 
 // The takes of one event-loop turn whose counters share a hash slot, in one script: Redis runs a
 // script alone, so each counter's check, increment and expiry are one atomic step, as with a
@@ -21,9 +22,10 @@ import {
 // starts from (the durable record's), or -1: then the request is not applied and answers {-2, 0},
 // and the store asks again with the record's count; ARGV[6i] the marker's expiry, or 0 when the
 // request has no id (its marker key is then never touched). A request whose marker exists was
-// counted before (a proxy's re-send) and answers {-3, used} without taking; a request that takes
-// its unit writes its marker in the same step, so a unit and its marker never exist one without
-// the other. The mirror is written in the same step, so the two never disagree. The requests are
+// counted before (a proxy's re-send) and answers {-3, the count its call was given} without
+// taking (the first answer again, whatever was counted since); a request that takes its unit
+// writes its marker, holding its count, in the same step, so a unit and its marker never exist
+// one without the other. The mirror is written in the same step, so the two never disagree. The requests are
 // applied in order (two for one counter see each other's units). Each runs under pcall, so a
 // request Redis refuses (a key of the wrong type) fails alone instead of failing the turn of every
 // other account: replies are {taken, used} per request, {-1, error message}, {-2, 0} or {-3, used}.
@@ -37,7 +39,10 @@ local function take(key, history, marker, limit, ttl, historyTtl, units, start, 
     if start > 0 then redis.call('SET', history, start, 'EX', historyTtl) end
   end
   used = tonumber(used)
-  if markerTtl > 0 and redis.call('EXISTS', marker) == 1 then return -3, used end
+  if markerTtl > 0 then
+    local counted = redis.call('GET', marker)
+    if counted then return -3, tonumber(counted) end
+  end
   if limit >= 0 then units = math.max(0, math.min(units, limit - used)) end
   if units == 0 then
     return 0, used
@@ -45,7 +50,7 @@ local function take(key, history, marker, limit, ttl, historyTtl, units, start, 
   used = redis.call('INCRBY', key, units)
   redis.call('EXPIRE', key, ttl)
   redis.call('SET', history, used, 'EX', historyTtl)
-  if markerTtl > 0 then redis.call('SET', marker, 1, 'EX', markerTtl) end
+  if markerTtl > 0 then redis.call('SET', marker, used, 'EX', markerTtl) end
   return units, used
 end
 
@@ -86,7 +91,11 @@ redis.call('SET', KEYS[2], used, 'EX', ARGV[3])
 return {units, used}
 `;
 
+// One unit back (KEYS: counter, history). With a third key, a request's marker: only when the
+// marker is there (its take was counted), which is removed in the same step; replies -1 when it
+// was not there, else the count after the refund.
 const REFUND = `
+if #KEYS == 3 and redis.call('DEL', KEYS[3]) == 0 then return -1 end
 local used = tonumber(redis.call('GET', KEYS[1]) or '0')
 if used > 0 then
   used = redis.call('DECR', KEYS[1])
@@ -103,7 +112,8 @@ declare module 'ioredis' {
       numberOfKeys: number,
       ...keysThenArgs: Array<string | number>
     ): Result<Array<number | string>, Context>;
-    quotaRefund(key: string, historyKey: string): Result<number, Context>;
+    /** KEYS as REFUND says (two, or three with a request's marker). */
+    quotaRefund(numberOfKeys: 2 | 3, ...keys: string[]): Result<number, Context>;
     quotaTakeWhole(
       key: string,
       historyKey: string,
@@ -131,14 +141,20 @@ export class RedisQuotaStore implements QuotaStore {
   readonly #redis: Redis;
   readonly #record: QuotaRecord | undefined;
   readonly #keys: QuotaKeys;
+  /** Takes with a request id whose reply was lost: given back once their marker shows them counted. */
+  readonly unanswered: UnansweredTakes;
 
-  constructor(redis: Redis, options: { record?: QuotaRecord } = {}) {
+  constructor(redis: Redis, options: { record?: QuotaRecord; onError?: (error: unknown) => void } = {}) {
     this.#redis = redis;
     this.#record = options.record;
     this.#keys = quotaKeys(redis);
+    this.unanswered = new UnansweredTakes((take) => this.#refundIfCounted(take), {
+      markerSeconds: REQUEST_ID_SECONDS,
+      onError: options.onError,
+    });
     // No fixed numberOfKeys: each call says how many (three per request).
     redis.defineCommand('quotaTakeMany', { lua: TAKE_MANY });
-    redis.defineCommand('quotaRefund', { numberOfKeys: 2, lua: REFUND });
+    redis.defineCommand('quotaRefund', { lua: REFUND });
     redis.defineCommand('quotaTakeWhole', { numberOfKeys: 2, lua: TAKE_WHOLE });
   }
 
@@ -236,6 +252,11 @@ export class RedisQuotaStore implements QuotaStore {
         try {
           replies = await this.#redis.quotaTakeMany(keys.length, ...keys, ...args);
         } catch (error) {
+          // The script may have run before its reply was lost: a take with an id is settled later.
+          for (const { request } of group) {
+            const { accountId, day, requestId } = request;
+            if (requestId !== undefined) this.unanswered.add({ accountId, day, requestId });
+          }
           // A single Redis could not be asked at all: the whole promise rejects, as the interface
           // says. On a Cluster only the slot whose node failed: its accounts' takes fail alone.
           if (!isCluster(this.#redis)) throw error;
@@ -263,7 +284,18 @@ export class RedisQuotaStore implements QuotaStore {
   }
 
   async refund(accountId: string, day: string): Promise<void> {
-    await this.#redis.quotaRefund(this.#keys.counter(accountId, day), this.#keys.history(accountId, day));
+    await this.#redis.quotaRefund(2, this.#keys.counter(accountId, day), this.#keys.history(accountId, day));
+  }
+
+  /** Gives a lost-reply take's unit back when its marker shows Redis counted it. */
+  async #refundIfCounted({ accountId, day, requestId }: UnansweredTake): Promise<Settled> {
+    const after = await this.#redis.quotaRefund(
+      3,
+      this.#keys.counter(accountId, day),
+      this.#keys.history(accountId, day),
+      this.#keys.requestMarker(accountId, requestId),
+    );
+    return after === -1 ? 'not_counted' : 'refunded';
   }
 
   /** The day's count; from the durable record when Redis does not hold the counter (lost, or no call yet). */
@@ -302,6 +334,7 @@ export class RedisQuotaStore implements QuotaStore {
   }
 
   async close(): Promise<void> {
+    this.unanswered.close();
     await this.#record?.close();
   }
 }

@@ -101,21 +101,32 @@ export class SqlQuotaStore implements QuotaStore {
 
   /**
    * Inside a transaction when the request has an id: the marker is inserted first (a re-send of
-   * a counted call finds it and takes nothing), and removed again when no unit was taken, so a
-   * later re-send of a refused call is decided afresh; both commit with the unit or not at all.
+   * a counted call finds it and takes nothing), then given the count its unit made, or removed
+   * again when no unit was taken, so a later re-send of a refused call is decided afresh; both
+   * commit with the unit or not at all. A re-send is answered the count its call was given, not
+   * the day's count now, so it gets the first answer again whatever was counted since.
    */
   async #take(executor: Kysely<DB>, increment: Increment, request: QuotaTakeRequest): Promise<QuotaTake> {
     const { accountId, day, requestId } = request;
     if (requestId === undefined) return this.#takeUnits(executor, increment, request);
     if (!(await markRequestId(executor, accountId, requestId))) {
-      return { taken: 0, used: await usedOn(executor, accountId, day), repeated: true };
+      const marked = await markerOf(executor, accountId, requestId);
+      // 0: a marker written before the count was kept.
+      const used = marked || (await usedOn(executor, accountId, day));
+      return { taken: 0, used, repeated: true };
     }
     const take = await this.#takeUnits(executor, increment, request);
+    const marker = { account_id: accountId, request_id: requestId } as const;
     if (take.taken === 0) {
       await executor
         .deleteFrom('quota_request_ids')
-        .where('account_id', '=', accountId)
-        .where('request_id', '=', requestId)
+        .where((row) => row.and(marker))
+        .execute();
+    } else {
+      await executor
+        .updateTable('quota_request_ids')
+        .set({ used: take.used })
+        .where((row) => row.and(marker))
         .execute();
     }
     return take;
@@ -212,6 +223,17 @@ async function markRequestId(executor: Kysely<DB>, accountId: string, requestId:
     .returning('request_id')
     .executeTakeFirst();
   return marked !== undefined;
+}
+
+/** The count a marked request id's call was given (0 when the marker predates the column). */
+async function markerOf(executor: Kysely<DB>, accountId: string, requestId: string): Promise<number> {
+  const row = await executor
+    .selectFrom('quota_request_ids')
+    .select('used')
+    .where('account_id', '=', accountId)
+    .where('request_id', '=', requestId)
+    .executeTakeFirst();
+  return row?.used ?? 0;
 }
 
 /** The day's count, read through `executor` (inside a turn's transaction: through it, or SQLite would wait on itself). */

@@ -21,6 +21,7 @@ import { bulkChecksMigration } from './0150_bulk_checks.ts';
 import { dropForecastsMigration } from './0160_drop_forecasts.ts';
 import { savedFilterBrandMigration } from './0170_saved_filter_brand.ts';
 import { quotaRequestIdsMigration } from './0190_quota_request_ids.ts';
+import { quotaRequestIdUsedMigration } from './0200_quota_request_id_used.ts';
 
 /**
  * Every migration of the service, one file each, run in name order on SQLite and Postgres.
@@ -49,4 +50,5 @@ export const migrations: MigrationSet = (dialect) => ({
   '0160_drop_forecasts': dropForecastsMigration(dialect),
   '0170_saved_filter_brand': savedFilterBrandMigration(),
   '0190_quota_request_ids': quotaRequestIdsMigration(dialect),
+  '0200_quota_request_id_used': quotaRequestIdUsedMigration(),
 });
