@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { type Infrastructure, type InfrastructureOverrides, openInfrastructure } from '@repo/server-kit';
+import { errorMessage, type Infrastructure, type InfrastructureOverrides, openInfrastructure } from '@repo/server-kit';
 import { AccountsRepository } from './accounts/accounts-repository.ts';
 import { AccountsService } from './accounts/accounts-service.ts';
 import { type AvailabilityService, createAvailabilityService } from './availability/index.ts';
@@ -289,7 +289,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
           {
             event: 'feed_index_snapshot_failed',
             feedVersion: version,
-            error: error instanceof Error ? error.message : String(error),
+            error: errorMessage(error),
           },
           'A feed index snapshot could not be mapped (the index is built instead), or older snapshots not removed',
         ),
@@ -310,7 +310,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
           {
             event: 'feed_index_build_failed',
             feedVersion: version,
-            error: error instanceof Error ? error.message : String(error),
+            error: errorMessage(error),
           },
           'The in-memory feed index could not be built; the feed is answered by SQL until a build succeeds',
         ),

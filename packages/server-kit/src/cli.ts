@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { type Command, CommanderError, InvalidArgumentError } from 'commander';
 import { ConfigError } from './config.ts';
-import { isAppError } from './errors.ts';
+import { errorMessage, isAppError } from './errors.ts';
 
 /** The exit code of every usage error (unknown command or option, missing or bad argument), as in POSIX tools. */
 export const USAGE_EXIT_CODE = 2;
@@ -25,7 +25,7 @@ export function cliValue<T>(parse: (value: string) => T): (value: string) => T {
     try {
       return parse(value);
     } catch (error) {
-      throw new InvalidArgumentError(error instanceof Error ? error.message : String(error));
+      throw new InvalidArgumentError(errorMessage(error));
     }
   };
 }

@@ -1,5 +1,6 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import type { Database, Dialect } from './database.ts';
+import { errorMessage } from './errors.ts';
 
 /** Migrations are written once and given the dialect for the few types that differ. */
 export type MigrationSet = (dialect: Dialect) => Record<string, Migration>;
@@ -36,7 +37,7 @@ export async function migrateToLatest<DB>(database: Database<DB>, migrations: Mi
   const { error, results = [] } = await migrator.migrateToLatest();
   const failed = results.find((result) => result.status === 'Error');
   if (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw new Error(`Migration ${failed?.migrationName ?? '(unknown)'} failed: ${reason}`, { cause: error });
   }
   return { applied: results.filter((result) => result.status === 'Success').map((result) => result.migrationName) };

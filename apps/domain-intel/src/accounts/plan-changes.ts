@@ -1,3 +1,4 @@
+import { errorMessage } from '@repo/server-kit';
 import type { PlanId } from './plans.ts';
 
 /**
@@ -31,7 +32,7 @@ export class PlanChangeListeners {
     const results = await Promise.allSettled([...this.#listeners].map(async (listener) => listener(change)));
     for (const result of results) {
       if (result.status === 'rejected') {
-        const message = result.reason instanceof Error ? result.reason.message : String(result.reason);
+        const message = errorMessage(result.reason);
         process.emitWarning(`plan change listener failed: ${message}`, { code: 'DOMAIN_INTEL_PLAN_CHANGE' });
       }
     }

@@ -1,5 +1,6 @@
 import type { Availability, BulkCheck, EventData } from '@repo/contracts/domain-intel';
 import type { Clock } from '@repo/server-kit';
+import { errorMessage } from '@repo/server-kit';
 import type { Caller } from '../accounts/caller.ts';
 import type { AvailabilityService } from '../availability/availability-service.ts';
 import { appError } from '../error-catalogue.ts';
@@ -183,7 +184,7 @@ export class BulkCheckService {
     } catch (error) {
       // Availability answers every name (a registry's failure is an `unknown` item), so an error
       // here is our own (storage): the job is marked failed with it rather than retried forever.
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       await store.finish(id, 'failed', clock.now(), `The job stopped on an internal error: ${message}`);
       throw error;
     }

@@ -1,5 +1,5 @@
 import type { AccountEventType, EventData } from '@repo/contracts/domain-intel';
-import { type Clock, whileClaimed } from '@repo/server-kit';
+import { type Clock, errorMessage, whileClaimed } from '@repo/server-kit';
 import type { AddressPolicy } from '@repo/webhooks/address-guard';
 import type { Kysely } from 'kysely';
 import type { AccountsService } from '../accounts/accounts-service.ts';
@@ -176,7 +176,7 @@ export class DeliveryService {
       await this.deps.outbox.succeeded(delivery);
       report.delivered += 1;
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorMessage(error);
       const outcome = await this.deps.outbox.failed(delivery, reason);
       if (outcome === 'retry') {
         report.retrying += 1;

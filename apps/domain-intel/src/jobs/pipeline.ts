@@ -1,4 +1,4 @@
-import { utcDate } from '@repo/server-kit';
+import { errorMessage, utcDate } from '@repo/server-kit';
 import type { AppContext } from '../context.ts';
 import type { EnrichResult } from '../enrich/enrichment-service.ts';
 import type { RecheckResult, ZoneDiffResult } from '../lifecycle/index.ts';
@@ -115,7 +115,7 @@ export async function runDailyPipeline(
         );
       }
     } catch (error) {
-      entry.error = error instanceof Error ? error.message : String(error);
+      entry.error = errorMessage(error);
       progress.note(`.${tld}: ${entry.error}`);
     }
   }

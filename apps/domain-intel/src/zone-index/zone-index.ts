@@ -1,6 +1,6 @@
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { isTemporaryName, sweepTemporaryFiles, temporaryPath } from '@repo/server-kit';
+import { errorMessage, isTemporaryName, sweepTemporaryFiles, temporaryPath } from '@repo/server-kit';
 import type { ZonePresence } from '../availability/zone-presence.ts';
 import type { SnapshotStore } from '../zones/snapshot-store.ts';
 import { BlockCache } from './block-cache.ts';
@@ -174,7 +174,7 @@ export class ZoneIndex implements ZonePresence {
       await this.#install(tld, existing ?? (await this.#build(tld, date, finalPath)));
       return served('built');
     } catch (error) {
-      return served('failed', error instanceof Error ? error.message : String(error));
+      return served('failed', errorMessage(error));
     }
   }
 

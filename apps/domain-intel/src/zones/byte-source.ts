@@ -3,6 +3,7 @@ import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
 import { createGunzip } from 'node:zlib';
+import { errorMessage } from '@repo/server-kit';
 import { ZoneError } from './errors.ts';
 
 const GZIP_MAGIC = [0x1f, 0x8b] as const;
@@ -57,7 +58,7 @@ export function describeReadFailure(error: unknown, file: string): unknown {
     });
   }
   if (typeof code === 'string' && code.startsWith('Z_')) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     return new ZoneError('zone_file_corrupt', `${file} is not a valid gzip stream (${reason}).`, { cause: error });
   }
   return error;

@@ -3,6 +3,7 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Clock } from '@repo/server-kit';
+import { errorMessage } from '@repo/server-kit';
 import { Agent, type Dispatcher, interceptors, request } from 'undici';
 import { ZoneError } from './errors.ts';
 
@@ -150,7 +151,7 @@ export class CzdsClient {
     try {
       await pipeline(response.body, createWriteStream(partial, { flags: appending ? 'a' : 'w' }));
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorMessage(error);
       throw new ZoneError(
         'czds_unavailable',
         `The download of ${url} was interrupted (${reason}); the next run resumes it from ${partial}.`,
@@ -188,7 +189,7 @@ export class CzdsClient {
     try {
       return await request(url, { ...options, dispatcher: this.#dispatcher });
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorMessage(error);
       throw new ZoneError('czds_unavailable', `CZDS could not be reached at ${new URL(url).host}: ${reason}`, {
         cause: error,
       });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type Clock, whileClaimed } from '@repo/server-kit';
+import { type Clock, errorMessage, whileClaimed } from '@repo/server-kit';
 import { type AddressPolicy, assertAllowedUrl, BlockedAddressError } from '@repo/webhooks/address-guard';
 import { RETRY_WINDOW_MS, retryDelay } from '@repo/webhooks/retry-schedule';
 import { type HostResolver, refusedAddressOf, resolveWithSystem } from '@repo/webhooks/target-host';
@@ -66,7 +66,7 @@ export class AppEvents {
     try {
       url = assertAllowedUrl(trimmed, this.options);
     } catch (error) {
-      throw invalidCallbackUrl(error instanceof Error ? error.message : String(error));
+      throw invalidCallbackUrl(errorMessage(error));
     }
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
     const refused = await refusedAddressOf(host, this.options, this.options.resolve ?? resolveWithSystem);

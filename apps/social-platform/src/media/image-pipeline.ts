@@ -1,4 +1,4 @@
-import { AppError } from '@repo/server-kit';
+import { AppError, errorMessage } from '@repo/server-kit';
 import { fileTypeFromBuffer } from 'file-type';
 import sharp, { type FormatEnum, type SharpOptions } from 'sharp';
 import { appError } from '../error-catalogue.ts';
@@ -122,7 +122,7 @@ async function renderOne(
 
 function undecodable(error: unknown): AppError {
   if (error instanceof AppError) return error;
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = errorMessage(error);
   if (/pixel limit/i.test(reason)) {
     return appError('image_too_large', 'The image has more pixels than accepted.');
   }
