@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
+import { errorMessage } from '@repo/server-kit';
 import { cliValue } from '@repo/server-kit/cli';
 import type { Command } from 'commander';
 import type { AppContext } from '../context.ts';
@@ -114,9 +115,7 @@ export function registerJobsCommands(
       const log = {
         info: (message: string) => output.stdout.write(`${new Date().toISOString()} ${message}\n`),
         error: (error: unknown, message: string) =>
-          output.stderr.write(
-            `${new Date().toISOString()} ${message}: ${error instanceof Error ? error.message : error}\n`,
-          ),
+          output.stderr.write(`${new Date().toISOString()} ${message}: ${errorMessage(error)}\n`),
       };
       const worker = await (await import('../jobs/bullmq.ts')).startBullmqWorker(ctx, log);
       log.info('worker started: daily at 06:00 UTC, hourly at :30, deliveries every minute, watchlist every 5 minutes');

@@ -1,3 +1,5 @@
+import { errorMessage } from '@repo/server-kit';
+
 /**
  * Reports failures that happen off the request path (bootstrap refresh, an unreachable
  * cache) as process warnings, at most once a minute per message, so a Redis outage does
@@ -6,7 +8,7 @@
 export function throttledWarnings(intervalMs = 60_000): (error: unknown) => void {
   const lastReported = new Map<string, number>();
   return (error) => {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     const now = Date.now();
     if (now - (lastReported.get(message) ?? -Infinity) < intervalMs) return;
     lastReported.set(message, now);
