@@ -1,3 +1,4 @@
+import { type ColumnBound, columnBound } from './column-bound.ts';
 import { FeedColumnChunksReader, type FeedColumnChunksState } from './feed-column-chunks.ts';
 import { FeedColumns, type FeedColumnsState, NO_VALUE } from './feed-columns.ts';
 import type { BoundedColumn, FeedBound, FeedBounds } from './filters.ts';
@@ -5,6 +6,7 @@ import { type LabelGrams, labelGrams, labelGramsBytes, markLabelGrams } from './
 import { popcount } from './popcount.ts';
 import { sortedBy } from './radix-sort.ts';
 import { sharedArray } from './shared-arrays.ts';
+import type { TimeColumn } from './time-column.ts';
 
 /** Where the rows of one (status, TLD) group lie: [start, end), DA highest first, unknown last. */
 interface Group {
@@ -170,18 +172,18 @@ export class FeedClusters {
       const days = this.#days[bound.column];
       if (without && bound.max === 0) flags.push(without);
       else if (slices && bound !== seed?.bound) sliced.push(smallSliced(slices, bound));
-      else if (days && bound !== seed?.bound) sliced.push(daySliced(days, bound, this.#column(bound.column)));
+      else if (days && bound !== seed?.bound) sliced.push(daySliced(days, bound, columnBound(this.columns, bound)));
       else return bound.column !== 'da';
       return false;
     });
+    // The scanned bounds in the columns' stored values, once (a time's bound as its codes).
+    const scanned = bounds.filter((bound) => bound !== seed?.bound).map((bound) => columnBound(this.columns, bound));
     if (seed) {
       markSeed(seed, ranges, bits);
       for (let r = 0; r < ranges.length; r += 2) {
         for (const flag of flags) keepFlagged(flag, ranges[r]!, ranges[r + 1]!, bits);
         for (const bound of sliced) keepSliced(bound, ranges[r]!, ranges[r + 1]!, bits);
-        for (const bound of bounds) {
-          if (bound !== seed.bound) keepBound(this.#column(bound.column), bound, ranges[r]!, ranges[r + 1]!, bits);
-        }
+        for (const bound of scanned) keepBound(bound, ranges[r]!, ranges[r + 1]!, bits);
         if (filter.contains && checkLabels) this.#keepLabels(filter.contains, ranges[r]!, ranges[r + 1]!, bits);
         for (const test of tests) keepTested(test, ranges[r]!, ranges[r + 1]!, bits);
       }
@@ -189,16 +191,16 @@ export class FeedClusters {
     for (let r = 0; r < ranges.length && !seed; r += 2) {
       const start = ranges[r]!;
       const end = ranges[r + 1]!;
-      let rest = bounds;
+      let rest = scanned;
       if (filter.contains && !indexedLabels) this.columns.markLabelsContaining(filter.contains, start, end, bits);
-      else if (bounds.length > 0 && flags.length === 0 && sliced.length === 0) {
-        markBound(this.#column(bounds[0]!.column), bounds[0]!, start, end, bits);
-        rest = bounds.slice(1);
+      else if (scanned.length > 0 && flags.length === 0 && sliced.length === 0) {
+        markBound(scanned[0]!, start, end, bits);
+        rest = scanned.slice(1);
       } else markAll(start, end, bits);
       // The bitmap bounds first (a few word operations per 32 rows), then the scanned ones where bits are left.
       for (const flag of flags) keepFlagged(flag, start, end, bits);
       for (const bound of sliced) keepSliced(bound, start, end, bits);
-      for (const bound of rest) keepBound(this.#column(bound.column), bound, start, end, bits);
+      for (const bound of rest) keepBound(bound, start, end, bits);
       // A long needle's trigram gave candidates: their bytes are checked where bits are left.
       if (filter.contains && indexedLabels && checkLabels) this.#keepLabels(filter.contains, start, end, bits);
       // Row tests (e.g. ends_with) last, on the rows every cheaper filter left.
@@ -261,13 +263,7 @@ export class FeedClusters {
       bits[word] = mask;
     }
   }
-
-  #column(column: BoundedColumn): NumberColumn {
-    return this.columns[column];
-  }
 }
-
-type NumberColumn = { readonly [i: number]: number };
 
 /**
  * The grouping FeedClusters wraps, built from the rows: grouped columns, the groups' ranges, the
@@ -302,7 +298,7 @@ function groupRows(source: FeedColumns | FeedColumnChunksState): { state: FeedCl
   }
   for (const column of ['hasHyphen', 'hasDigit'] as const) {
     const bitmap = bitmapFor(size);
-    markBound(columns[column], { column, min: 0, max: 0 }, 0, size, bitmap);
+    markBound({ values: columns[column], min: 0, max: 0 }, 0, size, bitmap);
     without[column] = bitmap;
   }
   for (const column of ['tf', 'altTldCount', 'length'] as const) {
@@ -369,10 +365,10 @@ interface SlicedBound {
   slices: Uint32Array[];
   low: number;
   high: number;
-  exact?: { values: NumberColumn; min: number; max: number; lowEdge: boolean; highEdge: boolean };
+  exact?: ColumnBound & { lowEdge: boolean; highEdge: boolean };
 }
 
-/** A time column (epoch ms, NaN for NULL) as slices of its day code: day - firstDay + 1, NULL being 0. */
+/** A time column as slices of its rows' day codes: day - firstDay + 1 (UTC days of the times), NULL being 0. */
 interface DaySlices {
   slices: Uint32Array[];
   firstDay: number;
@@ -380,22 +376,22 @@ interface DaySlices {
   top: number;
 }
 
-function daySlices(values: Float64Array): DaySlices | undefined {
+function daySlices(column: TimeColumn): DaySlices | undefined {
   let firstDay = Number.POSITIVE_INFINITY;
   let lastDay = Number.NEGATIVE_INFINITY;
-  for (let i = 0; i < values.length; i++) {
-    const day = Math.floor(values[i]! / DAY_MS);
+  for (let i = 0; i < column.size; i++) {
+    const day = Math.floor(column.time(i) / DAY_MS);
     if (day < firstDay) firstDay = day;
     if (day > lastDay) lastDay = day;
   }
   if (firstDay === Number.POSITIVE_INFINITY) return undefined; // no value at all
   const top = lastDay - firstDay + 1;
   if (top >= MOST_DAYS) return undefined;
-  const slices = Array.from({ length: 32 - Math.clz32(top) }, () => bitmapFor(values.length));
-  for (let i = 0; i < values.length; i++) {
-    const value = values[i]!;
-    if (Number.isNaN(value)) continue;
-    const code = Math.floor(value / DAY_MS) - firstDay + 1;
+  const slices = Array.from({ length: 32 - Math.clz32(top) }, () => bitmapFor(column.size));
+  for (let i = 0; i < column.size; i++) {
+    const time = column.time(i);
+    if (Number.isNaN(time)) continue;
+    const code = Math.floor(time / DAY_MS) - firstDay + 1;
     for (let j = 0; j < slices.length; j++) if ((code >> j) & 1) slices[j]![i >>> 5]! |= 1 << (i & 31);
   }
   return { slices, firstDay, top };
@@ -408,8 +404,11 @@ const smallSliced = (slices: Uint32Array[], { min, max }: FeedBound): SlicedBoun
   high: Math.min(2 ** slices.length - 1, max + 1),
 });
 
-/** A bound on a time column: its days, the first and last checked against the exact times. */
-function daySliced({ slices, firstDay, top }: DaySlices, { min, max }: FeedBound, values: NumberColumn): SlicedBound {
+/**
+ * A bound on a time column: its days, the rows on the first and last checked against the exact
+ * times (`exact`: the bound in the column's codes).
+ */
+function daySliced({ slices, firstDay, top }: DaySlices, { min, max }: FeedBound, exact: ColumnBound): SlicedBound {
   const code = (time: number) => Math.floor(time / DAY_MS) - firstDay + 1;
   const low = Math.max(1, min === Number.NEGATIVE_INFINITY ? 1 : code(min));
   const high = Math.min(top, max === Number.POSITIVE_INFINITY ? top : code(max));
@@ -418,7 +417,7 @@ function daySliced({ slices, firstDay, top }: DaySlices, { min, max }: FeedBound
     low: Math.min(low, top + 1),
     high,
     // A bound at a day's start (a date-only filter) takes or leaves that edge day whole: no exact reads there.
-    exact: { values, min, max, lowEdge: !startsDay(min), highEdge: !startsDay(max + 1) },
+    exact: { ...exact, lowEdge: !startsDay(min), highEdge: !startsDay(max + 1) },
   };
 }
 
@@ -498,7 +497,7 @@ function markAll(start: number, end: number, bits: Uint32Array): void {
 }
 
 /** Sets the bits of rows in [start, end) whose value is within the bound. */
-function markBound(values: NumberColumn, { min, max }: FeedBound, start: number, end: number, bits: Uint32Array) {
+function markBound({ values, min, max }: ColumnBound, start: number, end: number, bits: Uint32Array) {
   for (let i = start; i < end; ) {
     const word = i >>> 5;
     const stop = Math.min(end, (word + 1) << 5);
@@ -512,7 +511,7 @@ function markBound(values: NumberColumn, { min, max }: FeedBound, start: number,
 }
 
 /** Clears the bits of rows in the words of [start, end) whose value is outside the bound. */
-function keepBound(values: NumberColumn, { min, max }: FeedBound, start: number, end: number, bits: Uint32Array) {
+function keepBound({ values, min, max }: ColumnBound, start: number, end: number, bits: Uint32Array) {
   const last = bits.length - 1;
   for (let word = start >>> 5; word <= (end - 1) >>> 5 && word <= last; word++) {
     let mask = bits[word]!;

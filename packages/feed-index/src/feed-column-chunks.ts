@@ -1,5 +1,6 @@
 import { type FeedColumnRow, FeedColumns, type FeedColumnsState } from './feed-columns.ts';
 import { sharedArray, sharedBuffer } from './shared-arrays.ts';
+import { TimeColumn, type TimeColumnState } from './time-column.ts';
 
 /** Rows per chunk: ~2.5 MB of columns and ~1 MB of domain text, allocated in well under a millisecond. */
 const CHUNK_ROWS = 65_536;
@@ -108,15 +109,15 @@ export class FeedColumnChunksReader {
       status: sharedArray(Uint8Array, size),
       tld: sharedArray(Uint16Array, size),
       tlds: [...this.tlds],
-      droppedAt: sharedArray(Float64Array, size),
-      firstArchivedAt: sharedArray(Float64Array, size),
+      droppedAt: this.#gatheredTimes('droppedAt', order),
+      firstArchivedAt: this.#gatheredTimes('firstArchivedAt', order),
       altTldCount: sharedArray(Int16Array, size),
       da: sharedArray(Int8Array, size),
       tf: sharedArray(Int8Array, size),
       length: sharedArray(Int8Array, size),
       hasHyphen: sharedArray(Int8Array, size),
       hasDigit: sharedArray(Int8Array, size),
-      expectedDropAt: sharedArray(Float64Array, size),
+      expectedDropAt: this.#gatheredTimes('expectedDropAt', order),
       labelBytes: sharedBuffer(textBytes),
       labelStart: sharedArray(Uint32Array, size + 1),
       labelEnd: textBytes,
@@ -131,9 +132,6 @@ export class FeedColumnChunksReader {
     gatherBytes(column('length').map(unsigned8), unsigned8(gathered.length), order, chunkRows);
     gatherBytes(column('hasDigit').map(unsigned8), unsigned8(gathered.hasDigit), order, chunkRows);
     gatherShorts(column('altTldCount').map(unsigned16), unsigned16(gathered.altTldCount), order, chunkRows);
-    gatherDoubles(column('droppedAt'), gathered.droppedAt, order, chunkRows);
-    gatherDoubles(column('firstArchivedAt'), gathered.firstArchivedAt, order, chunkRows);
-    gatherDoubles(column('expectedDropAt'), gathered.expectedDropAt, order, chunkRows);
     // The TLD codes, renumbered into `tlds`, and the domains (a dozen bytes or so: a byte loop
     // beats a native copy call per row).
     const tlds = column('tld');
@@ -151,6 +149,16 @@ export class FeedColumnChunksReader {
     outStarts[size] = end;
     return new FeedColumns(gathered);
   }
+
+  /** A time column's rows in the order `order` gives, in the codes their times fit best (time-column.ts). */
+  #gatheredTimes(key: 'droppedAt' | 'firstArchivedAt' | 'expectedDropAt', order: Uint32Array): TimeColumnState {
+    const chunkRows = this.#chunkRows;
+    const times = this.chunks.map((chunk) => new TimeColumn(chunk[key]));
+    return TimeColumn.encode(order.length, (k) => {
+      const c = (order[k]! / chunkRows) | 0;
+      return times[c]!.time(order[k]! - c * chunkRows);
+    }).state();
+  }
 }
 
 const unsigned8 = (array: Int8Array) => new Uint8Array(array.buffer, array.byteOffset, array.length);
@@ -164,13 +172,6 @@ function gatherBytes(from: Uint8Array[], to: Uint8Array, order: Uint32Array, chu
 }
 
 function gatherShorts(from: Uint16Array[], to: Uint16Array, order: Uint32Array, chunkRows: number): void {
-  for (let k = 0; k < order.length; k++) {
-    const c = (order[k]! / chunkRows) | 0;
-    to[k] = from[c]![order[k]! - c * chunkRows]!;
-  }
-}
-
-function gatherDoubles(from: Float64Array[], to: Float64Array, order: Uint32Array, chunkRows: number): void {
   for (let k = 0; k < order.length; k++) {
     const c = (order[k]! / chunkRows) | 0;
     to[k] = from[c]![order[k]! - c * chunkRows]!;

@@ -1,4 +1,5 @@
 import { STATUS_CODES } from './statuses.ts';
+import { TimeColumn, type TimeColumnState } from './time-column.ts';
 
 /**
  * The feed's filter and sort columns held in typed arrays, one entry per row, rows in the
@@ -58,15 +59,15 @@ export interface FeedColumnsState {
   status: Uint8Array;
   tld: Uint16Array;
   tlds: string[];
-  droppedAt: Float64Array;
-  firstArchivedAt: Float64Array;
+  droppedAt: TimeColumnState;
+  firstArchivedAt: TimeColumnState;
   altTldCount: Int16Array;
   da: Int8Array;
   tf: Int8Array;
   length: Int8Array;
   hasHyphen: Int8Array;
   hasDigit: Int8Array;
-  expectedDropAt: Float64Array;
+  expectedDropAt: TimeColumnState;
   labelBytes: Uint8Array;
   labelStart: Uint32Array;
   labelEnd: number;
@@ -83,9 +84,9 @@ export class FeedColumns {
   readonly tld: Uint16Array;
   readonly tlds: string[] = [];
   readonly #tldCodes = new Map<string, number>();
-  /** Epoch ms; NaN for NULL (NaN fails every comparison, as NULL does in SQL). */
-  readonly droppedAt: Float64Array;
-  readonly firstArchivedAt: Float64Array;
+  /** Epoch ms as exact codes (time-column.ts), NULL failing every bound as in SQL. */
+  readonly droppedAt: TimeColumn;
+  readonly firstArchivedAt: TimeColumn;
   /** NO_VALUE for NULL. */
   readonly altTldCount: Int16Array;
   readonly da: Int8Array;
@@ -95,8 +96,7 @@ export class FeedColumns {
   readonly length: Int8Array;
   readonly hasHyphen: Int8Array;
   readonly hasDigit: Int8Array;
-  /** Epoch ms; NaN for NULL. */
-  readonly expectedDropAt: Float64Array;
+  readonly expectedDropAt: TimeColumn;
   /** Labels (domains without their `.tld`) as bytes, row i's at labelBytes[labelStart[i] .. labelStart[i + 1]). */
   #labelBytes: Buffer;
   readonly #labelStart: Uint32Array;
@@ -110,15 +110,15 @@ export class FeedColumns {
       this.status = state.status;
       this.tld = state.tld;
       for (const tld of state.tlds) this.tldCode(tld, true);
-      this.droppedAt = state.droppedAt;
-      this.firstArchivedAt = state.firstArchivedAt;
+      this.droppedAt = new TimeColumn(state.droppedAt);
+      this.firstArchivedAt = new TimeColumn(state.firstArchivedAt);
       this.altTldCount = state.altTldCount;
       this.da = state.da;
       this.tf = state.tf;
       this.length = state.length;
       this.hasHyphen = state.hasHyphen;
       this.hasDigit = state.hasDigit;
-      this.expectedDropAt = state.expectedDropAt;
+      this.expectedDropAt = new TimeColumn(state.expectedDropAt);
       const bytes = state.labelBytes;
       this.#labelBytes = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
       this.#labelStart = state.labelStart;
@@ -129,15 +129,15 @@ export class FeedColumns {
     this.size = size;
     this.status = new Uint8Array(size);
     this.tld = new Uint16Array(size);
-    this.droppedAt = new Float64Array(size);
-    this.firstArchivedAt = new Float64Array(size);
+    this.droppedAt = TimeColumn.raw(new Float64Array(size));
+    this.firstArchivedAt = TimeColumn.raw(new Float64Array(size));
     this.altTldCount = new Int16Array(size);
     this.da = new Int8Array(size);
     this.tf = new Int8Array(size);
     this.length = new Int8Array(size);
     this.hasHyphen = new Int8Array(size);
     this.hasDigit = new Int8Array(size);
-    this.expectedDropAt = new Float64Array(size);
+    this.expectedDropAt = TimeColumn.raw(new Float64Array(size));
     this.#labelBytes = ownBuffer(Math.max(64, labelBytesHint));
     this.#labelStart = new Uint32Array(size + 1);
   }
@@ -159,15 +159,15 @@ export class FeedColumns {
       status: this.status.subarray(0, size),
       tld: this.tld.subarray(0, size),
       tlds: [...this.tlds],
-      droppedAt: this.droppedAt.subarray(0, size),
-      firstArchivedAt: this.firstArchivedAt.subarray(0, size),
+      droppedAt: this.droppedAt.state(size),
+      firstArchivedAt: this.firstArchivedAt.state(size),
       altTldCount: this.altTldCount.subarray(0, size),
       da: this.da.subarray(0, size),
       tf: this.tf.subarray(0, size),
       length: this.length.subarray(0, size),
       hasHyphen: this.hasHyphen.subarray(0, size),
       hasDigit: this.hasDigit.subarray(0, size),
-      expectedDropAt: this.expectedDropAt.subarray(0, size),
+      expectedDropAt: this.expectedDropAt.state(size),
       labelBytes: this.#labelBytes.subarray(0, this.#labelStart[size]),
       labelStart: this.#labelStart.subarray(0, size + 1),
       labelEnd: this.#labelStart[size]!,
@@ -179,8 +179,8 @@ export class FeedColumns {
     const status = STATUS_CODES.indexOf(row.status);
     this.status[i] = status === -1 ? 255 : status;
     this.tld[i] = this.tldCode(row.tld, true);
-    this.droppedAt[i] = numberOrNull(row.dropped_at) ?? Number.NaN;
-    this.firstArchivedAt[i] = numberOrNull(row.first_archived_at) ?? Number.NaN;
+    this.droppedAt.set(i, numberOrNull(row.dropped_at));
+    this.firstArchivedAt.set(i, numberOrNull(row.first_archived_at));
     this.altTldCount[i] = numberOrNull(row.alt_tld_count) ?? NO_VALUE;
     this.da[i] = numberOrNull(row.da) ?? NO_VALUE;
     this.tf[i] = numberOrNull(row.tf) ?? NO_VALUE;
@@ -191,7 +191,7 @@ export class FeedColumns {
     this.length[i] = length;
     this.hasHyphen[i] = Number(row.has_hyphen);
     this.hasDigit[i] = Number(row.has_digit);
-    this.expectedDropAt[i] = numberOrNull(row.expected_drop_at) ?? Number.NaN;
+    this.expectedDropAt.set(i, numberOrNull(row.expected_drop_at));
     this.#appendLabel(i, row.domain, row.tld);
   }
 
@@ -262,15 +262,15 @@ export class FeedColumns {
     const arrays = [
       this.status,
       this.tld,
-      this.droppedAt,
-      this.firstArchivedAt,
+      this.droppedAt.codes,
+      this.firstArchivedAt.codes,
       this.altTldCount,
       this.da,
       this.tf,
       this.length,
       this.hasHyphen,
       this.hasDigit,
-      this.expectedDropAt,
+      this.expectedDropAt.codes,
       this.#labelStart,
     ];
     return arrays.reduce((sum, array) => sum + array.byteLength, 0) + this.#labelBytes.byteLength;

@@ -74,11 +74,12 @@ export function buildFeedIndexParts(rows: FeedColumns | FeedColumnChunksState): 
   const byDomain = new Uint32Array(size);
   for (let k = 0; k < size; k++) byDomain[rowOf[k]!] = k;
   const keys: Record<FeedSort, () => Float64Array> = {
-    dropped_at: () => descendingKey(grouped.droppedAt, (v) => Number.isNaN(v)),
+    // A time column's codes order its rows as their times do (time-column.ts).
+    dropped_at: () => descendingKey(grouped.droppedAt.codes, (v) => grouped.droppedAt.missing(v)),
     da: () => descendingKey(grouped.da, (v) => v === NO_VALUE),
     tf: () => descendingKey(grouped.tf, (v) => v === NO_VALUE),
     alt_tld_count: () => descendingKey(grouped.altTldCount, (v) => v === NO_VALUE),
-    age: () => ascendingKey(grouped.firstArchivedAt, (v) => Number.isNaN(v)),
+    age: () => ascendingKey(grouped.firstArchivedAt.codes, (v) => grouped.firstArchivedAt.missing(v)),
   };
   const orders = {} as Record<FeedSort, Uint32Array>;
   const coarseRanks = {} as Record<FeedSort, Uint16Array>;

@@ -10,9 +10,9 @@ import { mapTypedArrayFile, TypedArrayFileError, writeTypedArrayFile } from './t
  * The content kind of a feed index snapshot, with the layout of the parts (typed-array-file.ts
  * refuses a file of another kind, so a snapshot another version of this code wrote is built over,
  * not read wrongly). Bump the layout whenever FeedIndexPartsState changes: 2 since the coarse ranks,
- * the labels without their TLD and the Int8 length (28 Nov).
+ * the labels without their TLD and the Int8 length (28 Nov); 3 since the times as codes (time-column.ts).
  */
-const SNAPSHOT_KIND = 'feed-index-parts/2';
+const SNAPSHOT_KIND = 'feed-index-parts/3';
 
 /** What a snapshot says of the index it holds, beside its parts. */
 export interface FeedIndexSnapshotMeta {

@@ -1,4 +1,5 @@
 import { FEED_SORTS, type FeedSort } from '@repo/contracts/domain-intel';
+import { columnBound } from './column-bound.ts';
 import {
   buildFeedIndexPartsInWorker,
   type FeedBuildOptions,
@@ -6,7 +7,7 @@ import {
 } from './feed-build-client.ts';
 import { bitmapFor, type FeedClusters, type FeedSeed } from './feed-clusters.ts';
 import type { FeedColumnChunks, FeedColumnChunksState } from './feed-column-chunks.ts';
-import type { FeedColumns } from './feed-columns.ts';
+import { type FeedColumns, NO_VALUE } from './feed-columns.ts';
 import { buildFeedIndexParts, type FeedIndexParts, rankShift } from './feed-index-parts.ts';
 import { type FeedIndexSnapshotMeta, mapFeedIndexSnapshot, writeFeedIndexSnapshot } from './feed-index-snapshot.ts';
 import {
@@ -17,6 +18,7 @@ import {
   type FeedPage,
   feedBounds,
 } from './filters.ts';
+import { TimeColumn } from './time-column.ts';
 
 /**
  * A bound's rows are visited through its sort permutation (random reads) instead of scanning
@@ -329,19 +331,24 @@ export class FeedIndex {
     const sorted = SORTED_BY[bound.column];
     if (!sorted) return undefined;
     const order = this.#orders[sorted.sort];
-    const values = this.columns[bound.column];
-    /** The first k where `before(value at k)` is false (it is true for a prefix; unknown values come last). */
+    const column = this.columns[bound.column];
+    const { values, min, max } = columnBound(this.columns, bound);
+    // Unknown values come last in every sort: a time's (a code above the column's top) is not below its
+    // known ones, so the searches stop where they start.
+    const known =
+      column instanceof TimeColumn ? (value: number) => value <= column.top : (value: number) => value !== NO_VALUE;
+    /** The first k where `before(value at k)` is false (it is true for a prefix of the known values). */
     const first = (before: (value: number) => boolean) => {
       let low = 0;
       let high = order.length;
       while (low < high) {
         const middle = (low + high) >>> 1;
-        if (before(values[order[middle]!]!)) low = middle + 1;
+        const value = values[order[middle]!]!;
+        if (known(value) && before(value)) low = middle + 1;
         else high = middle;
       }
       return low;
     };
-    const { min, max } = bound;
     const from = sorted.descending ? first((v) => v > max) : first((v) => v < min);
     const to = sorted.descending ? first((v) => v >= min) : first((v) => v <= max);
     return { bound, order, from, to: Math.max(from, to) };
@@ -370,15 +377,16 @@ export class FeedIndex {
     if (bound.column !== 'firstArchivedAt' || bound.min !== Number.NEGATIVE_INFINITY) return bound;
     const order = this.#orders.age;
     const archived = this.columns.firstArchivedAt;
-    // The age order is ascending with unknown (NaN) last: find the last row at or before the bound.
+    const { values, max } = columnBound(this.columns, bound);
+    // The age order is ascending with unknown (a code above every bound's) last: find the last row at or before the bound.
     let low = 0;
     let high = order.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (archived[order[middle]!]! <= bound.max) low = middle + 1;
+      if (values[order[middle]!]! <= max) low = middle + 1;
       else high = middle;
     }
-    return { ...bound, max: low === 0 ? Number.NEGATIVE_INFINITY : archived[order[low - 1]!]! };
+    return { ...bound, max: low === 0 ? Number.NEGATIVE_INFINITY : archived.time(order[low - 1]!) };
   }
 
   /**

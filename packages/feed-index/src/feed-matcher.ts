@@ -1,3 +1,4 @@
+import { columnBound } from './column-bound.ts';
 import type { FeedColumns } from './feed-columns.ts';
 import { type BoundedColumn, type FeedFilters, feedBounds } from './filters.ts';
 
@@ -28,16 +29,19 @@ export function compileFeedMatcher(columns: FeedColumns, filters: FeedFilters, n
   const maxLength = max('length');
   const maxHyphen = max('hasHyphen');
   const maxDigit = max('hasDigit');
-  // The time columns hold NaN for NULL, which an absent bound must let through: checked only when bounded.
+  // A time's bound in the column's codes; NULL fails every bound, which an absent one must let through: checked only when bounded.
+  const timeBound = (column: 'droppedAt' | 'firstArchivedAt' | 'expectedDropAt') => {
+    const given = bound(column);
+    return given ? columnBound(columns, given) : { values: columns[column].codes, min: 0, max: 0 };
+  };
   const checkDropped = bound('droppedAt') !== undefined;
-  const [droppedFrom, droppedUntil] = [min('droppedAt'), max('droppedAt')];
+  const { values: droppedAt, min: droppedFrom, max: droppedUntil } = timeBound('droppedAt');
   const checkArchived = bound('firstArchivedAt') !== undefined;
-  const archivedBy = max('firstArchivedAt');
+  const { values: firstArchivedAt, max: archivedBy } = timeBound('firstArchivedAt');
   const checkDrops = bound('expectedDropAt') !== undefined;
-  const [dropsFrom, dropsUntil] = [min('expectedDropAt'), max('expectedDropAt')];
+  const { values: expectedDropAt, min: dropsFrom, max: dropsUntil } = timeBound('expectedDropAt');
 
-  const { status, tld, da, tf, altTldCount, length, hasHyphen, hasDigit, droppedAt, firstArchivedAt, expectedDropAt } =
-    columns;
+  const { status, tld, da, tf, altTldCount, length, hasHyphen, hasDigit } = columns;
   return (i) =>
     statusCodes[status[i]!] === 1 &&
     tldCodes[tld[i]!] === 1 &&
