@@ -1,5 +1,6 @@
 import type { FeedColumns } from './feed-columns.ts';
 import type { FeedBound } from './filters.ts';
+import { FlagColumn } from './flag-column.ts';
 import { TimeColumn } from './time-column.ts';
 
 /** A column's values as stored, read by index. */
@@ -19,6 +20,8 @@ export interface ColumnBound {
  */
 export function columnBound(columns: FeedColumns, { column, min, max }: FeedBound): ColumnBound {
   const values = columns[column];
+  if (values instanceof FlagColumn)
+    throw new Error(`A bound on ${column} is its bitmap's (FeedClusters), not a comparison`);
   if (values instanceof TimeColumn) return { values: values.codes, ...values.bound(min, max) };
   return { values, min, max };
 }

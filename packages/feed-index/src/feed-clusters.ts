@@ -2,6 +2,7 @@ import { type ColumnBound, columnBound } from './column-bound.ts';
 import { FeedColumnChunksReader, type FeedColumnChunksState } from './feed-column-chunks.ts';
 import { FeedColumns, type FeedColumnsState, NO_VALUE } from './feed-columns.ts';
 import type { BoundedColumn, FeedBound, FeedBounds } from './filters.ts';
+import { FlagColumn } from './flag-column.ts';
 import { type LabelGrams, labelGrams, labelGramsBytes, markLabelGrams } from './label-grams.ts';
 import { popcount } from './popcount.ts';
 import { sortedBy } from './radix-sort.ts';
@@ -30,7 +31,6 @@ export interface FeedClustersState {
   columns: FeedColumnsState;
   /** Per group: its key ((status << 16) | TLD code), start and end. */
   groups: Uint32Array;
-  without: Partial<Record<BoundedColumn, Uint32Array>>;
   sliced: Partial<Record<BoundedColumn, Uint32Array[]>>;
   days: Partial<Record<BoundedColumn, DaySlices>>;
   grams: LabelGrams;
@@ -56,11 +56,6 @@ export class FeedClusters {
   /** The rows, grouped. */
   readonly columns: FeedColumns;
   readonly #groups = new Map<number, Group>();
-  /**
-   * The 0/1 columns as bitmaps of the rows with 0 (labels without a hyphen / digit), so
-   * `hyphens=false` and `digits=false` cost one AND per 32 rows instead of 32 comparisons.
-   */
-  readonly #without: Partial<Record<BoundedColumn, Uint32Array>>;
   /**
    * Small whole-number columns bit-sliced: slice j is a bitmap of bit j of (value + 1), unknown
    * being 0, as many slices as the column's largest value needs (up to 7). A bound on one is
@@ -96,7 +91,6 @@ export class FeedClusters {
     for (let g = 0; g < state.groups.length; g += 3) {
       this.#groups.set(state.groups[g]!, { start: state.groups[g + 1]!, end: state.groups[g + 2]! });
     }
-    this.#without = state.without;
     this.#sliced = state.sliced;
     this.#days = state.days;
     this.#grams = state.grams;
@@ -118,7 +112,6 @@ export class FeedClusters {
     return {
       columns: this.columns.state(),
       groups,
-      without: this.#without,
       sliced: this.#sliced,
       days: this.#days,
       grams: this.#grams,
@@ -128,7 +121,6 @@ export class FeedClusters {
   /** Bytes held beyond the columns: the bitmaps of the 0/1 and bit-sliced columns, the label grams. */
   get extraBytes(): number {
     const bitmaps = [
-      ...Object.values(this.#without),
       ...Object.values(this.#sliced).flat(),
       ...Object.values(this.#days).flatMap((days) => days.slices),
     ];
@@ -167,11 +159,16 @@ export class FeedClusters {
     const indexedLabels = filter.contains !== null && flags.length > 0;
     const sliced: SlicedBound[] = [];
     const bounds = filter.bounds.filter((bound) => {
-      const without = this.#without[bound.column];
       const slices = this.#sliced[bound.column];
       const days = this.#days[bound.column];
-      if (without && bound.max === 0) flags.push(without);
-      else if (slices && bound !== seed?.bound) sliced.push(smallSliced(slices, bound));
+      if (bound.column === 'hasHyphen' || bound.column === 'hasDigit') {
+        // A 0/1 column is a bitmap of its zeros (FlagColumn): `= 0` (hyphens=false) is one AND per
+        // 32 rows; a bound only 1 passes (no filter gives one) is tested row by row.
+        const flag = this.columns[bound.column];
+        const { zero, one } = FlagColumn.passing(bound.min, bound.max);
+        if (zero && !one) flags.push(flag.zeros);
+        else if (!zero) tests.push((i) => one && !flag.isZero(i));
+      } else if (slices && bound !== seed?.bound) sliced.push(smallSliced(slices, bound));
       else if (days && bound !== seed?.bound) sliced.push(daySliced(days, bound, columnBound(this.columns, bound)));
       else return bound.column !== 'da';
       return false;
@@ -272,7 +269,6 @@ export class FeedClusters {
 function groupRows(source: FeedColumns | FeedColumnChunksState): { state: FeedClustersState; rowOf: Uint32Array } {
   const chunks = source instanceof FeedColumns ? { size: source.size, chunks: [source.state()] } : source;
   const rows = new FeedColumnChunksReader(chunks);
-  const without: FeedClustersState['without'] = {};
   const sliced: FeedClustersState['sliced'] = {};
   const days: FeedClustersState['days'] = {};
   const size = rows.size;
@@ -295,11 +291,6 @@ function groupRows(source: FeedColumns | FeedColumnChunksState): { state: FeedCl
     const key = (columns.status[k]! << 16) | columns.tld[k]!;
     if (groupList.length > 0 && groupList[groupList.length - 3] === key) groupList[groupList.length - 1] = k + 1;
     else groupList.push(key, k, k + 1);
-  }
-  for (const column of ['hasHyphen', 'hasDigit'] as const) {
-    const bitmap = bitmapFor(size);
-    markBound({ values: columns[column], min: 0, max: 0 }, 0, size, bitmap);
-    without[column] = bitmap;
   }
   for (const column of ['tf', 'altTldCount', 'length'] as const) {
     const values = columns[column];
@@ -325,7 +316,6 @@ function groupRows(source: FeedColumns | FeedColumnChunksState): { state: FeedCl
   const state: FeedClustersState = {
     columns: columns.state(),
     groups: Uint32Array.from(groupList),
-    without,
     sliced,
     days,
     grams: labelGrams(columns),

@@ -1,4 +1,5 @@
 import { type FeedColumnRow, FeedColumns, type FeedColumnsState } from './feed-columns.ts';
+import { FlagColumn } from './flag-column.ts';
 import { sharedArray, sharedBuffer } from './shared-arrays.ts';
 import { TimeColumn, type TimeColumnState } from './time-column.ts';
 
@@ -115,8 +116,8 @@ export class FeedColumnChunksReader {
       da: sharedArray(Int8Array, size),
       tf: sharedArray(Int8Array, size),
       length: sharedArray(Int8Array, size),
-      hasHyphen: sharedArray(Int8Array, size),
-      hasDigit: sharedArray(Int8Array, size),
+      hasHyphen: gatherFlags(column('hasHyphen'), order, chunkRows),
+      hasDigit: gatherFlags(column('hasDigit'), order, chunkRows),
       expectedDropAt: this.#gatheredTimes('expectedDropAt', order),
       labelBytes: sharedBuffer(textBytes),
       labelStart: sharedArray(Uint32Array, size + 1),
@@ -128,9 +129,7 @@ export class FeedColumnChunksReader {
     gatherBytes(column('status'), gathered.status, order, chunkRows);
     gatherBytes(column('da').map(unsigned8), unsigned8(gathered.da), order, chunkRows);
     gatherBytes(column('tf').map(unsigned8), unsigned8(gathered.tf), order, chunkRows);
-    gatherBytes(column('hasHyphen').map(unsigned8), unsigned8(gathered.hasHyphen), order, chunkRows);
     gatherBytes(column('length').map(unsigned8), unsigned8(gathered.length), order, chunkRows);
-    gatherBytes(column('hasDigit').map(unsigned8), unsigned8(gathered.hasDigit), order, chunkRows);
     gatherShorts(column('altTldCount').map(unsigned16), unsigned16(gathered.altTldCount), order, chunkRows);
     // The TLD codes, renumbered into `tlds`, and the domains (a dozen bytes or so: a byte loop
     // beats a native copy call per row).
@@ -169,6 +168,17 @@ function gatherBytes(from: Uint8Array[], to: Uint8Array, order: Uint32Array, chu
     const c = (order[k]! / chunkRows) | 0;
     to[k] = from[c]![order[k]! - c * chunkRows]!;
   }
+}
+
+/** A 0/1 column's bitmaps of zeros (FlagColumn), gathered into one (on shared memory in a build worker). */
+function gatherFlags(from: Uint32Array[], order: Uint32Array, chunkRows: number): Uint32Array {
+  const to = sharedArray(Uint32Array, FlagColumn.words(order.length));
+  for (let k = 0; k < order.length; k++) {
+    const c = (order[k]! / chunkRows) | 0;
+    const j = order[k]! - c * chunkRows;
+    to[k >>> 5]! |= ((from[c]![j >>> 5]! >>> (j & 31)) & 1) << (k & 31);
+  }
+  return to;
 }
 
 function gatherShorts(from: Uint16Array[], to: Uint16Array, order: Uint32Array, chunkRows: number): void {

@@ -1,3 +1,4 @@
+import { FlagColumn } from './flag-column.ts';
 import { STATUS_CODES } from './statuses.ts';
 import { TimeColumn, type TimeColumnState } from './time-column.ts';
 
@@ -65,8 +66,9 @@ export interface FeedColumnsState {
   da: Int8Array;
   tf: Int8Array;
   length: Int8Array;
-  hasHyphen: Int8Array;
-  hasDigit: Int8Array;
+  /** FlagColumn bitmaps of the rows with 0. */
+  hasHyphen: Uint32Array;
+  hasDigit: Uint32Array;
   expectedDropAt: TimeColumnState;
   labelBytes: Uint8Array;
   labelStart: Uint32Array;
@@ -94,8 +96,9 @@ export class FeedColumns {
   // Small whole numbers are Int8 / Int16 so the filter loops see few array kinds (and stay fast).
   /** The label's length: at most 63 (a DNS label), so one byte. */
   readonly length: Int8Array;
-  readonly hasHyphen: Int8Array;
-  readonly hasDigit: Int8Array;
+  /** 0/1, as bitmaps of the rows with 0. */
+  readonly hasHyphen: FlagColumn;
+  readonly hasDigit: FlagColumn;
   readonly expectedDropAt: TimeColumn;
   /** Labels (domains without their `.tld`) as bytes, row i's at labelBytes[labelStart[i] .. labelStart[i + 1]). */
   #labelBytes: Buffer;
@@ -116,8 +119,8 @@ export class FeedColumns {
       this.da = state.da;
       this.tf = state.tf;
       this.length = state.length;
-      this.hasHyphen = state.hasHyphen;
-      this.hasDigit = state.hasDigit;
+      this.hasHyphen = new FlagColumn(state.hasHyphen);
+      this.hasDigit = new FlagColumn(state.hasDigit);
       this.expectedDropAt = new TimeColumn(state.expectedDropAt);
       const bytes = state.labelBytes;
       this.#labelBytes = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -135,8 +138,8 @@ export class FeedColumns {
     this.da = new Int8Array(size);
     this.tf = new Int8Array(size);
     this.length = new Int8Array(size);
-    this.hasHyphen = new Int8Array(size);
-    this.hasDigit = new Int8Array(size);
+    this.hasHyphen = new FlagColumn(new Uint32Array(FlagColumn.words(size)));
+    this.hasDigit = new FlagColumn(new Uint32Array(FlagColumn.words(size)));
     this.expectedDropAt = TimeColumn.raw(new Float64Array(size));
     this.#labelBytes = ownBuffer(Math.max(64, labelBytesHint));
     this.#labelStart = new Uint32Array(size + 1);
@@ -165,8 +168,8 @@ export class FeedColumns {
       da: this.da.subarray(0, size),
       tf: this.tf.subarray(0, size),
       length: this.length.subarray(0, size),
-      hasHyphen: this.hasHyphen.subarray(0, size),
-      hasDigit: this.hasDigit.subarray(0, size),
+      hasHyphen: this.hasHyphen.state(size),
+      hasDigit: this.hasDigit.state(size),
       expectedDropAt: this.expectedDropAt.state(size),
       labelBytes: this.#labelBytes.subarray(0, this.#labelStart[size]),
       labelStart: this.#labelStart.subarray(0, size + 1),
@@ -189,8 +192,8 @@ export class FeedColumns {
       throw new Error(`Feed row "${row.domain}" has a label length of ${length}`);
     }
     this.length[i] = length;
-    this.hasHyphen[i] = Number(row.has_hyphen);
-    this.hasDigit[i] = Number(row.has_digit);
+    this.hasHyphen.set(i, Number(row.has_hyphen));
+    this.hasDigit.set(i, Number(row.has_digit));
     this.expectedDropAt.set(i, numberOrNull(row.expected_drop_at));
     this.#appendLabel(i, row.domain, row.tld);
   }
@@ -268,8 +271,8 @@ export class FeedColumns {
       this.da,
       this.tf,
       this.length,
-      this.hasHyphen,
-      this.hasDigit,
+      this.hasHyphen.zeros,
+      this.hasDigit.zeros,
       this.expectedDropAt.codes,
       this.#labelStart,
     ];

@@ -1,6 +1,7 @@
 import { columnBound } from './column-bound.ts';
 import type { FeedColumns } from './feed-columns.ts';
 import { type BoundedColumn, type FeedFilters, feedBounds } from './filters.ts';
+import { FlagColumn } from './flag-column.ts';
 
 /** Tests row `i` of the columns it was compiled for. */
 export type FeedRowMatcher = (i: number) => boolean;
@@ -27,8 +28,8 @@ export function compileFeedMatcher(columns: FeedColumns, filters: FeedFilters, n
   const minTf = min('tf');
   const minAltTlds = min('altTldCount');
   const maxLength = max('length');
-  const maxHyphen = max('hasHyphen');
-  const maxDigit = max('hasDigit');
+  const hyphens = FlagColumn.passing(min('hasHyphen'), max('hasHyphen'));
+  const digits = FlagColumn.passing(min('hasDigit'), max('hasDigit'));
   // A time's bound in the column's codes; NULL fails every bound, which an absent one must let through: checked only when bounded.
   const timeBound = (column: 'droppedAt' | 'firstArchivedAt' | 'expectedDropAt') => {
     const given = bound(column);
@@ -49,8 +50,8 @@ export function compileFeedMatcher(columns: FeedColumns, filters: FeedFilters, n
     tf[i]! >= minTf &&
     altTldCount[i]! >= minAltTlds &&
     length[i]! <= maxLength &&
-    hasHyphen[i]! <= maxHyphen &&
-    hasDigit[i]! <= maxDigit &&
+    (hasHyphen.isZero(i) ? hyphens.zero : hyphens.one) &&
+    (hasDigit.isZero(i) ? digits.zero : digits.one) &&
     (!checkDropped || (droppedAt[i]! >= droppedFrom && droppedAt[i]! <= droppedUntil)) &&
     (!checkArchived || firstArchivedAt[i]! <= archivedBy) &&
     (!checkDrops || (expectedDropAt[i]! >= dropsFrom && expectedDropAt[i]! <= dropsUntil)) &&
