@@ -112,7 +112,7 @@ export class FeedColumnChunksReader {
       tlds: [...this.tlds],
       droppedAt: this.#gatheredTimes('droppedAt', order),
       firstArchivedAt: this.#gatheredTimes('firstArchivedAt', order),
-      altTldCount: sharedArray(Int16Array, size),
+      altTldCount: narrowest(column('altTldCount'), order, chunkRows),
       da: sharedArray(Int8Array, size),
       tf: sharedArray(Int8Array, size),
       length: sharedArray(Int8Array, size),
@@ -130,7 +130,6 @@ export class FeedColumnChunksReader {
     gatherBytes(column('da').map(unsigned8), unsigned8(gathered.da), order, chunkRows);
     gatherBytes(column('tf').map(unsigned8), unsigned8(gathered.tf), order, chunkRows);
     gatherBytes(column('length').map(unsigned8), unsigned8(gathered.length), order, chunkRows);
-    gatherShorts(column('altTldCount').map(unsigned16), unsigned16(gathered.altTldCount), order, chunkRows);
     // The TLD codes, renumbered into `tlds`, and the domains (a dozen bytes or so: a byte loop
     // beats a native copy call per row).
     const tlds = column('tld');
@@ -161,7 +160,6 @@ export class FeedColumnChunksReader {
 }
 
 const unsigned8 = (array: Int8Array) => new Uint8Array(array.buffer, array.byteOffset, array.length);
-const unsigned16 = (array: Int16Array) => new Uint16Array(array.buffer, array.byteOffset, array.length);
 
 function gatherBytes(from: Uint8Array[], to: Uint8Array, order: Uint32Array, chunkRows: number): void {
   for (let k = 0; k < order.length; k++) {
@@ -181,9 +179,16 @@ function gatherFlags(from: Uint32Array[], order: Uint32Array, chunkRows: number)
   return to;
 }
 
-function gatherShorts(from: Uint16Array[], to: Uint16Array, order: Uint32Array, chunkRows: number): void {
+/**
+ * A small whole-number column gathered into an Int8Array when every value fits one (alt-TLD counts
+ * with up to 128 TLDs tracked), else an Int16Array.
+ */
+function narrowest(from: Array<Int8Array | Int16Array>, order: Uint32Array, chunkRows: number): Int8Array | Int16Array {
+  const fits = from.every((chunk) => chunk.every((value) => value >= -128 && value <= 127));
+  const to = fits ? sharedArray(Int8Array, order.length) : sharedArray(Int16Array, order.length);
   for (let k = 0; k < order.length; k++) {
     const c = (order[k]! / chunkRows) | 0;
     to[k] = from[c]![order[k]! - c * chunkRows]!;
   }
+  return to;
 }

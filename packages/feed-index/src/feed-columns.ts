@@ -62,7 +62,7 @@ export interface FeedColumnsState {
   tlds: string[];
   droppedAt: TimeColumnState;
   firstArchivedAt: TimeColumnState;
-  altTldCount: Int16Array;
+  altTldCount: Int8Array | Int16Array;
   da: Int8Array;
   tf: Int8Array;
   length: Int8Array;
@@ -89,8 +89,11 @@ export class FeedColumns {
   /** Epoch ms as exact codes (time-column.ts), NULL failing every bound as in SQL. */
   readonly droppedAt: TimeColumn;
   readonly firstArchivedAt: TimeColumn;
-  /** NO_VALUE for NULL. */
-  readonly altTldCount: Int16Array;
+  /**
+   * NO_VALUE for NULL. Int16 as loaded (a count of other tracked TLDs can exceed 127); Int8 once
+   * grouped when every count fits (FeedColumnChunksReader).
+   */
+  readonly altTldCount: Int8Array | Int16Array;
   readonly da: Int8Array;
   readonly tf: Int8Array;
   // Small whole numbers are Int8 / Int16 so the filter loops see few array kinds (and stay fast).

@@ -5,7 +5,7 @@ import { FlagColumn } from '../src/flag-column.ts';
 test('a 0/1 column keeps each row’s value in its bitmap of zeros, and refuses any other value', () => {
   const values = Array.from({ length: 70 }, (_, i) => (i % 3 === 0 ? 1 : 0));
   const column = new FlagColumn(new Uint32Array(FlagColumn.words(values.length)));
-  values.forEach((value, i) => column.set(i, value));
+  for (const [i, value] of values.entries()) column.set(i, value);
   column.set(5, 1);
   values[5] = 1;
   assert.deepEqual(
