@@ -152,7 +152,7 @@ export class FeedColumnChunksReader {
   #gatheredTimes(key: 'droppedAt' | 'firstArchivedAt' | 'expectedDropAt', order: Uint32Array): TimeColumnState {
     const chunkRows = this.#chunkRows;
     const times = this.chunks.map((chunk) => new TimeColumn(chunk[key]));
-    return TimeColumn.encode(order.length, (k) => {
+    return TimeColumn.encode(times, order.length, (k) => {
       const c = (order[k]! / chunkRows) | 0;
       return times[c]!.time(order[k]! - c * chunkRows);
     }).state();

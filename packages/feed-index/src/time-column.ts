@@ -46,36 +46,40 @@ export class TimeColumn {
   }
 
   /**
-   * The times `time(k)` of k = 0 … size - 1 (NaN for NULL) in the most compact exact codes,
+   * Rows k = 0 … size - 1 with the times `time(k)` (NaN for NULL) in the most compact exact codes
+   * for the times of `parts` (the same times in another order, e.g. chunks a gather reads through a
+   * permutation: they are scanned in their own order, sequentially, and `time` called once a row),
    * on shared memory when built on a worker (shared-arrays.ts).
    */
-  static encode(size: number, time: (k: number) => number): TimeColumn {
+  static encode(parts: readonly TimeColumn[], size: number, time: (k: number) => number): TimeColumn {
     let base = Number.POSITIVE_INFINITY;
     let last = Number.NEGATIVE_INFINITY;
     let whole = true;
-    for (let k = 0; k < size; k++) {
-      const value = time(k);
-      if (Number.isNaN(value)) continue;
-      if (value < base) base = value;
-      if (value > last) last = value;
-      whole &&= Number.isSafeInteger(value);
+    for (const part of parts) {
+      for (let i = 0; i < part.size; i++) {
+        const value = part.time(i);
+        if (Number.isNaN(value)) continue;
+        if (value < base) base = value;
+        if (value > last) last = value;
+        whole &&= Number.isSafeInteger(value);
+      }
     }
     if (base > last) base = last = 0; // no time at all: every code MISSING_CODE
-    if (whole) {
-      let unit = 0;
-      for (let k = 0; k < size && unit !== 1; k++) {
-        const value = time(k);
+    let unit = 0;
+    for (const part of parts) {
+      for (let i = 0; i < part.size && whole && unit !== 1; i++) {
+        const value = part.time(i);
         if (!Number.isNaN(value)) unit = greatestCommonDivisor(unit, value - base);
       }
-      unit ||= 1; // every time the same, or none
-      if ((last - base) / unit <= TOP_CODE) {
-        const codes = sharedArray(Uint32Array, size);
-        for (let k = 0; k < size; k++) {
-          const value = time(k);
-          codes[k] = Number.isNaN(value) ? MISSING_CODE : (value - base) / unit;
-        }
-        return new TimeColumn({ base, unit, codes });
+    }
+    unit ||= 1; // every time the same, or none
+    if (whole && (last - base) / unit <= TOP_CODE) {
+      const codes = sharedArray(Uint32Array, size);
+      for (let k = 0; k < size; k++) {
+        const value = time(k);
+        codes[k] = Number.isNaN(value) ? MISSING_CODE : (value - base) / unit;
       }
+      return new TimeColumn({ base, unit, codes });
     }
     const codes = sharedArray(Float64Array, size);
     for (let k = 0; k < size; k++) codes[k] = time(k);

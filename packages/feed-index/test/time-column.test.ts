@@ -5,7 +5,10 @@ import { TimeColumn } from '../src/time-column.ts';
 const DAY = 86_400_000;
 const T0 = Date.parse('2026-03-10T12:00:00Z');
 
-const encoded = (times: number[]) => TimeColumn.encode(times.length, (k) => times[k]!);
+const encoded = (times: number[]) => {
+  const raw = TimeColumn.raw(Float64Array.from(times));
+  return TimeColumn.encode([raw], times.length, (k) => raw.time(k));
+};
 
 /** Whether each row passes [min, max] by its codes, as the index's loops compare them. */
 const passing = (column: TimeColumn, min: number, max: number) => {
