@@ -1,5 +1,6 @@
 import { type FeedColumnRow, FeedColumns, type FeedColumnsState } from './feed-columns.ts';
 import { FlagColumn } from './flag-column.ts';
+import { LabelOffsets } from './label-offsets.ts';
 import { sharedArray, sharedBuffer } from './shared-arrays.ts';
 import { TimeColumn, type TimeColumnState } from './time-column.ts';
 
@@ -102,7 +103,7 @@ export class FeedColumnChunksReader {
     if (size !== this.size) throw new Error('The order must be a permutation of all the rows');
     const chunkRows = this.#chunkRows;
     const column = <K extends keyof FeedColumnsState>(key: K) => this.chunks.map((chunk) => chunk[key]);
-    const starts = column('labelStart');
+    const starts = column('labelStart').map((offsets) => new LabelOffsets(offsets));
     const bytes = column('labelBytes');
     const textBytes = this.chunks.reduce((sum, chunk) => sum + chunk.labelEnd, 0);
     const gathered: FeedColumnsState = {
@@ -120,7 +121,7 @@ export class FeedColumnChunksReader {
       hasDigit: gatherFlags(column('hasDigit'), order, chunkRows),
       expectedDropAt: this.#gatheredTimes('expectedDropAt', order),
       labelBytes: sharedBuffer(textBytes),
-      labelStart: sharedArray(Uint32Array, size + 1),
+      labelStart: LabelOffsets.empty(size).state(size),
       labelEnd: textBytes,
     };
     // One gather per element width, each over one array kind, so each loop stays monomorphic
@@ -134,17 +135,17 @@ export class FeedColumnChunksReader {
     // beats a native copy call per row).
     const tlds = column('tld');
     const to = gathered.labelBytes;
-    const outStarts = gathered.labelStart;
+    const outStarts = new LabelOffsets(gathered.labelStart);
     let end = 0;
     for (let k = 0; k < size; k++) {
       const c = (order[k]! / chunkRows) | 0;
       const j = order[k]! - c * chunkRows;
       gathered.tld[k] = this.tldCodes[c]![tlds[c]![j]!]!;
       const from = bytes[c]!;
-      outStarts[k] = end;
-      for (let b = starts[c]![j]!, stop = starts[c]![j + 1]!; b < stop; b++) to[end++] = from[b]!;
+      outStarts.set(k, end);
+      for (let b = starts[c]!.start(j), stop = starts[c]!.start(j + 1); b < stop; b++) to[end++] = from[b]!;
     }
-    outStarts[size] = end;
+    outStarts.set(size, end);
     return new FeedColumns(gathered);
   }
 

@@ -1,4 +1,5 @@
 import { FlagColumn } from './flag-column.ts';
+import { LabelOffsets, type LabelOffsetsState, MOST_LABEL_BYTES } from './label-offsets.ts';
 import { STATUS_CODES } from './statuses.ts';
 import { TimeColumn, type TimeColumnState } from './time-column.ts';
 
@@ -45,9 +46,6 @@ export const FEED_COLUMN_NAMES = [
 /** A column value as a database driver gives it (Postgres may give int8 columns as strings), NULL as null. */
 const numberOrNull = (value: unknown) => (value === null || value === undefined ? null : Number(value));
 
-/** The largest label length the length column (Int8) holds; a DNS label has at most 63 bytes. */
-const MOST_LABEL_BYTES = 127;
-
 /** NULL of the small integer columns. */
 export const NO_VALUE = -1;
 
@@ -71,7 +69,7 @@ export interface FeedColumnsState {
   hasDigit: Uint32Array;
   expectedDropAt: TimeColumnState;
   labelBytes: Uint8Array;
-  labelStart: Uint32Array;
+  labelStart: LabelOffsetsState;
   labelEnd: number;
 }
 
@@ -103,9 +101,9 @@ export class FeedColumns {
   readonly hasHyphen: FlagColumn;
   readonly hasDigit: FlagColumn;
   readonly expectedDropAt: TimeColumn;
-  /** Labels (domains without their `.tld`) as bytes, row i's at labelBytes[labelStart[i] .. labelStart[i + 1]). */
+  /** Labels (domains without their `.tld`) as bytes, row i's at labelBytes[labelStart(i) .. labelStart(i + 1)). */
   #labelBytes: Buffer;
-  readonly #labelStart: Uint32Array;
+  readonly #labelStart: LabelOffsets;
   #labelEnd = 0;
 
   /** Empty columns for `size` rows, or (a FeedColumnsState) columns over that state's arrays, not copied. */
@@ -127,7 +125,7 @@ export class FeedColumns {
       this.expectedDropAt = new TimeColumn(state.expectedDropAt);
       const bytes = state.labelBytes;
       this.#labelBytes = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-      this.#labelStart = state.labelStart;
+      this.#labelStart = new LabelOffsets(state.labelStart);
       this.#labelEnd = state.labelEnd;
       return;
     }
@@ -145,7 +143,7 @@ export class FeedColumns {
     this.hasDigit = new FlagColumn(new Uint32Array(FlagColumn.words(size)));
     this.expectedDropAt = TimeColumn.raw(new Float64Array(size));
     this.#labelBytes = ownBuffer(Math.max(64, labelBytesHint));
-    this.#labelStart = new Uint32Array(size + 1);
+    this.#labelStart = LabelOffsets.empty(size);
   }
 
   /** Columns of a few rows (e.g. a day's new drops to match saved filters against), in the given order. */
@@ -174,9 +172,9 @@ export class FeedColumns {
       hasHyphen: this.hasHyphen.state(size),
       hasDigit: this.hasDigit.state(size),
       expectedDropAt: this.expectedDropAt.state(size),
-      labelBytes: this.#labelBytes.subarray(0, this.#labelStart[size]),
-      labelStart: this.#labelStart.subarray(0, size + 1),
-      labelEnd: this.#labelStart[size]!,
+      labelBytes: this.#labelBytes.subarray(0, this.#labelStart.start(size)),
+      labelStart: this.#labelStart.state(size),
+      labelEnd: this.#labelStart.start(size),
     };
   }
 
@@ -213,13 +211,26 @@ export class FeedColumns {
     return code;
   }
 
-  /** The labels as bytes: row i's at bytes[starts[i] … starts[i + 1]) (views, not copies; no dots). */
+  /**
+   * The labels as bytes (a view; no dots): row i's at bytes[starts[i] … starts[i + 1]), the
+   * starts made now, 4 bytes a row (for a build's passes over every label: queries use labelStart).
+   */
   get text(): { bytes: Uint8Array; starts: Uint32Array } {
-    return { bytes: this.#labelBytes, starts: this.#labelStart };
+    return { bytes: this.#labelBytes, starts: this.#labelStart.starts(this.size) };
+  }
+
+  /** The labels' bytes (a view): row i's at [labelStart(i), labelStart(i + 1)). */
+  get labelBytes(): Uint8Array {
+    return this.#labelBytes;
+  }
+
+  /** Where row i's label starts in labelBytes; labelStart(i + 1) is where it ends. */
+  labelStart(i: number): number {
+    return this.#labelStart.start(i);
   }
 
   domain(i: number): string {
-    return `${this.#labelBytes.toString('latin1', this.#labelStart[i], this.#labelStart[i + 1])}.${this.tlds[this.tld[i]!]}`;
+    return `${this.#labelBytes.toString('latin1', this.#labelStart.start(i), this.#labelStart.start(i + 1))}.${this.tlds[this.tld[i]!]}`;
   }
 
   /**
@@ -229,20 +240,21 @@ export class FeedColumns {
    */
   markLabelsContaining(needle: Uint8Array, start: number, end: number, bits: Uint32Array): number {
     const starts = this.#labelStart;
-    const last = starts[end]!;
+    const last = starts.start(end);
     // A view that ends with the range, so a needle absent from it is not searched for beyond.
     const bytes = this.#labelBytes.subarray(0, last);
     let row = start;
-    let from = starts[start]!;
+    let from = starts.start(start);
     let marked = 0;
     for (;;) {
       const at = bytes.indexOf(needle, from);
       if (at === -1) return marked;
-      while (starts[row + 1]! <= at) row++;
-      if (at + needle.length <= starts[row + 1]!) {
+      let rowEnd = starts.start(row + 1);
+      while (rowEnd <= at) rowEnd = starts.start(++row + 1);
+      if (at + needle.length <= rowEnd) {
         bits[row >>> 5]! |= 1 << (row & 31);
         marked++;
-        from = starts[row + 1]!;
+        from = rowEnd;
       } else {
         from = at + 1;
       }
@@ -252,9 +264,9 @@ export class FeedColumns {
   /** Whether row i's label contains `needle` (ASCII bytes). */
   labelContains(i: number, needle: Uint8Array): boolean {
     const bytes = this.#labelBytes;
-    const last = this.#labelStart[i + 1]! - needle.length;
+    const last = this.#labelStart.start(i + 1) - needle.length;
     const first = needle[0];
-    for (let at = this.#labelStart[i]!; at <= last; at++) {
+    for (let at = this.#labelStart.start(i); at <= last; at++) {
       if (bytes[at] !== first) continue;
       let k = 1;
       while (k < needle.length && bytes[at + k] === needle[k]) k++;
@@ -277,16 +289,22 @@ export class FeedColumns {
       this.hasHyphen.zeros,
       this.hasDigit.zeros,
       this.expectedDropAt.codes,
-      this.#labelStart,
     ];
-    return arrays.reduce((sum, array) => sum + array.byteLength, 0) + this.#labelBytes.byteLength;
+    return (
+      arrays.reduce((sum, array) => sum + array.byteLength, 0) + this.#labelStart.bytes + this.#labelBytes.byteLength
+    );
   }
 
   #appendLabel(i: number, domain: string, tld: string): void {
     // Feed domains are ASCII (A-labels), one byte per character, and `label.tld` with a label of no
     // dot (the pipeline's labelFacts): anything else would be rebuilt wrongly by domain(i).
     const labelLength = domain.length - tld.length - 1;
-    if (labelLength < 1 || domain.indexOf('.') !== labelLength || !domain.endsWith(tld)) {
+    if (
+      labelLength < 1 ||
+      labelLength > MOST_LABEL_BYTES ||
+      domain.indexOf('.') !== labelLength ||
+      !domain.endsWith(tld)
+    ) {
       throw new Error(`Feed row "${domain}" is not a label, a dot and its TLD "${tld}"`);
     }
     if (this.#labelEnd + labelLength > this.#labelBytes.length) {
@@ -294,8 +312,8 @@ export class FeedColumns {
       this.#labelBytes.copy(grown, 0, 0, this.#labelEnd);
       this.#labelBytes = grown;
     }
-    this.#labelStart[i] = this.#labelEnd;
+    this.#labelStart.set(i, this.#labelEnd);
     this.#labelEnd += this.#labelBytes.write(domain, this.#labelEnd, labelLength, 'latin1');
-    this.#labelStart[i + 1] = this.#labelEnd;
+    this.#labelStart.set(i + 1, this.#labelEnd);
   }
 }

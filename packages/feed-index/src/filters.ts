@@ -300,15 +300,18 @@ function labelEndFilter<P extends FeedFiltersOfValue<'label-text'>>(parameter: P
       bounds.contains ??= needle;
       bounds.rowTests.push({
         key: `${parameter}:${text}`,
-        compile:
-          ({ text: { bytes, starts } }) =>
-          (i) => {
-            const from = end === 'start' ? starts[i]! : starts[i + 1]! - needle.length;
+        compile: (columns) => {
+          const bytes = columns.labelBytes;
+          return (i) => {
+            const labelStart = columns.labelStart(i);
+            const labelEnd = columns.labelStart(i + 1);
+            const from = end === 'start' ? labelStart : labelEnd - needle.length;
             // The label is shorter than the text.
-            if (from < starts[i]! || from + needle.length > starts[i + 1]!) return false;
+            if (from < labelStart || from + needle.length > labelEnd) return false;
             for (let k = 0; k < needle.length; k++) if (bytes[from + k] !== needle[k]) return false;
             return true;
-          },
+          };
+        },
       });
     },
   });
