@@ -118,7 +118,7 @@ export class FeedClusters {
     };
   }
 
-  /** Bytes held beyond the columns: the bitmaps of the 0/1 and bit-sliced columns, the label grams. */
+  /** Bytes held beyond the columns: the bit and day slices, the label grams. */
   get extraBytes(): number {
     const bitmaps = [
       ...Object.values(this.#sliced).flat(),
@@ -264,7 +264,7 @@ export class FeedClusters {
 
 /**
  * The grouping FeedClusters wraps, built from the rows: grouped columns, the groups' ranges, the
- * bitmaps of the 0/1 columns, the bit slices and day slices, the label grams; and `rowOf`.
+ * bit slices and day slices, the label grams; and `rowOf`.
  */
 function groupRows(source: FeedColumns | FeedColumnChunksState): { state: FeedClustersState; rowOf: Uint32Array } {
   const chunks = source instanceof FeedColumns ? { size: source.size, chunks: [source.state()] } : source;

@@ -10,7 +10,8 @@ import { mapTypedArrayFile, TypedArrayFileError, writeTypedArrayFile } from './t
  * The content kind of a feed index snapshot, with the layout of the parts (typed-array-file.ts
  * refuses a file of another kind, so a snapshot another version of this code wrote is built over,
  * not read wrongly). Bump the layout whenever FeedIndexPartsState changes: 2 since the coarse ranks,
- * the labels without their TLD and the Int8 length (28 Nov); 3 since the times as codes (time-column.ts).
+ * the labels without their TLD and the Int8 length (28 Nov); 3 since the times as codes
+ * (time-column.ts), the 0/1 columns as bitmaps, the alt-TLD count as Int8 and the label offsets.
  */
 const SNAPSHOT_KIND = 'feed-index-parts/3';
 
