@@ -202,22 +202,28 @@ function registerUnansweredTakeMetrics(app: FastifyInstance, unanswered: Unanswe
       this.set(unanswered.waiting);
     },
   });
-  new Counter({
-    name: `${prefix}quota_unanswered_refunds_total`,
-    help: 'Units given back because Redis had counted a take whose reply was lost (the call answered 503)',
-    registers: [registry],
-    collect() {
-      this.reset();
-      this.inc(unanswered.refunded);
-    },
-  });
-  new Counter({
-    name: `${prefix}quota_unanswered_expired_total`,
-    help: 'Takes whose reply was lost and that could not be settled before their request id expired (a unit may stay counted)',
-    registers: [registry],
-    collect() {
-      this.reset();
-      this.inc(unanswered.expired);
-    },
-  });
+  // Totals the store keeps since start, read as they are at each scrape.
+  const totals: Array<[name: string, help: string, read: () => number]> = [
+    [
+      'quota_unanswered_refunds_total',
+      'Units given back because Redis had counted a take whose reply was lost (the call answered 503)',
+      () => unanswered.refunded,
+    ],
+    [
+      'quota_unanswered_expired_total',
+      'Takes whose reply was lost and that could not be settled before their request id expired (a unit may stay counted)',
+      () => unanswered.expired,
+    ],
+  ];
+  for (const [name, help, read] of totals) {
+    new Counter({
+      name: `${prefix}${name}`,
+      help,
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(read());
+      },
+    });
+  }
 }
