@@ -6,6 +6,7 @@ import { FlagColumn } from './flag-column.ts';
 import { type LabelGrams, labelGrams, labelGramsBytes, markLabelGrams } from './label-grams.ts';
 import { popcount } from './popcount.ts';
 import { sortedBy } from './radix-sort.ts';
+import type { RowOrder } from './row-order.ts';
 import { sharedArray } from './shared-arrays.ts';
 import type { TimeColumn } from './time-column.ts';
 
@@ -21,7 +22,7 @@ interface Group {
  */
 export interface FeedSeed {
   bound: FeedBound;
-  order: Uint32Array;
+  order: RowOrder;
   from: number;
   to: number;
 }
@@ -326,8 +327,10 @@ function groupRows(source: FeedColumns | FeedColumnChunksState): { state: FeedCl
 /** Sets the bits of the seed's rows that lie in one of the ranges. */
 function markSeed({ order, from, to }: FeedSeed, ranges: number[], bits: Uint32Array): void {
   const pairs = ranges.length >>> 1;
+  // Decoded inline, as in the page walks (row-order.ts).
+  const { low: orderLow, high: orderHigh } = order;
   for (let k = from; k < to; k++) {
-    const i = order[k]!;
+    const i = orderLow[k]! | (orderHigh[k]! << 16);
     // The last range starting at or before i (binary search over the few ranges).
     let low = 0;
     let high = pairs;

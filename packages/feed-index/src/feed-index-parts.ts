@@ -3,6 +3,7 @@ import { FeedClusters, type FeedClustersState } from './feed-clusters.ts';
 import type { FeedColumnChunksState } from './feed-column-chunks.ts';
 import { type FeedColumns, NO_VALUE } from './feed-columns.ts';
 import { sortedBy } from './radix-sort.ts';
+import { type RowOrder, rowOrderOf } from './row-order.ts';
 import { sharedArray } from './shared-arrays.ts';
 
 /**
@@ -15,7 +16,8 @@ import { sharedArray } from './shared-arrays.ts';
  */
 export interface FeedIndexParts {
   clusters: FeedClusters;
-  orders: Record<FeedSort, Uint32Array>;
+  /** Per sort, the positions in `ORDER BY <sort>, domain` order (3 bytes a row below 2^24 rows: row-order.ts). */
+  orders: Record<FeedSort, RowOrder>;
   /**
    * Per sort, each position's rank in it shifted right by rankShift(size) (a bucket of at most
    * 65,536 along the sort): where a narrow filter's page lies is found by counting its matches
@@ -81,7 +83,7 @@ export function buildFeedIndexParts(rows: FeedColumns | FeedColumnChunksState): 
     alt_tld_count: () => descendingKey(grouped.altTldCount, (v) => v === NO_VALUE),
     age: () => ascendingKey(grouped.firstArchivedAt.codes, (v) => grouped.firstArchivedAt.missing(v)),
   };
-  const orders = {} as Record<FeedSort, Uint32Array>;
+  const orders = {} as Record<FeedSort, RowOrder>;
   const coarseRanks = {} as Record<FeedSort, Uint16Array>;
   const firstRanks = {} as Record<FeedSort, Uint32Array>;
   const shift = rankShift(size);
@@ -95,7 +97,7 @@ export function buildFeedIndexParts(rows: FeedColumns | FeedColumnChunksState): 
       const status = grouped.status[i]!;
       if (first[status] === size) first[status] = k;
     }
-    orders[sort] = order;
+    orders[sort] = rowOrderOf(order);
     coarseRanks[sort] = coarse;
     firstRanks[sort] = first;
   }

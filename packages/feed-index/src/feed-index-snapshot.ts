@@ -11,9 +11,10 @@ import { mapTypedArrayFile, TypedArrayFileError, writeTypedArrayFile } from './t
  * refuses a file of another kind, so a snapshot another version of this code wrote is built over,
  * not read wrongly). Bump the layout whenever FeedIndexPartsState changes: 2 since the coarse ranks,
  * the labels without their TLD and the Int8 length (28 Nov); 3 since the times as codes
- * (time-column.ts), the 0/1 columns as bitmaps, the alt-TLD count as Int8 and the label offsets.
+ * (time-column.ts), the 0/1 columns as bitmaps, the alt-TLD count as Int8 and the label offsets; 4 since the sorts'
+ * permutations split in low and high parts (row-order.ts).
  */
-const SNAPSHOT_KIND = 'feed-index-parts/3';
+const SNAPSHOT_KIND = 'feed-index-parts/4';
 
 /** What a snapshot says of the index it holds, beside its parts. */
 export interface FeedIndexSnapshotMeta {

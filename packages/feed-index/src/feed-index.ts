@@ -18,6 +18,7 @@ import {
   type FeedPage,
   feedBounds,
 } from './filters.ts';
+import { type RowOrder, rowAt, rowOrderBytes } from './row-order.ts';
 import { TimeColumn } from './time-column.ts';
 
 /**
@@ -77,7 +78,7 @@ interface Marked {
 export class FeedIndex {
   readonly #parts: FeedIndexParts;
   readonly #clusters: FeedClusters;
-  readonly #orders: Record<FeedSort, Uint32Array>;
+  readonly #orders: Record<FeedSort, RowOrder>;
   readonly #coarseRanks: Record<FeedSort, Uint16Array>;
   readonly #rankShift: number;
   readonly #firstRanks: Record<FeedSort, Uint32Array>;
@@ -189,7 +190,7 @@ export class FeedIndex {
   /** Bytes held: columns, domain text, grouping and column bitmaps, permutations and coarse ranks, the query buffers. */
   get bytes(): number {
     const perSort = FEED_SORTS.reduce(
-      (sum, sort) => sum + this.#orders[sort].byteLength + this.#coarseRanks[sort].byteLength,
+      (sum, sort) => sum + rowOrderBytes(this.#orders[sort]) + this.#coarseRanks[sort].byteLength,
       0,
     );
     return (
@@ -340,10 +341,10 @@ export class FeedIndex {
     /** The first k where `before(value at k)` is false (it is true for a prefix of the known values). */
     const first = (before: (value: number) => boolean) => {
       let low = 0;
-      let high = order.length;
+      let high = order.low.length;
       while (low < high) {
         const middle = (low + high) >>> 1;
-        const value = values[order[middle]!]!;
+        const value = values[rowAt(order, middle)]!;
         if (known(value) && before(value)) low = middle + 1;
         else high = middle;
       }
@@ -380,13 +381,13 @@ export class FeedIndex {
     const { values, max } = columnBound(this.columns, bound);
     // The age order is ascending with unknown (a code above every bound's) last: find the last row at or before the bound.
     let low = 0;
-    let high = order.length;
+    let high = order.low.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (values[order[middle]!]! <= max) low = middle + 1;
+      if (values[rowAt(order, middle)]! <= max) low = middle + 1;
       else high = middle;
     }
-    return { ...bound, max: low === 0 ? Number.NEGATIVE_INFINITY : archived.time(order[low - 1]!) };
+    return { ...bound, max: low === 0 ? Number.NEGATIVE_INFINITY : archived.time(rowAt(order, low - 1)) };
   }
 
   /**
@@ -402,7 +403,8 @@ export class FeedIndex {
         counts[coarse[(w << 5) | (31 - Math.clz32(bits & -bits))]!]!++;
       }
     }
-    const order = this.#orders[sort];
+    // The sort's positions decoded inline (row-order.ts), so the hot loop holds no call.
+    const { low, high } = this.#orders[sort];
     const shift = this.#rankShift;
     const positions: number[] = [];
     let seen = 0;
@@ -414,7 +416,7 @@ export class FeedIndex {
       }
       // The bucket's matches are all within its 2^shift ranks: the walk stops at its last one.
       for (let k = bucket << shift, left = inBucket; left > 0 && seen < wanted; k++) {
-        const i = order[k]!;
+        const i = low[k]! | (high[k]! << 16);
         if ((matches[i >>> 5]! & (1 << (i & 31))) === 0) continue;
         left--;
         if (seen++ >= skip) positions.push(i);
@@ -434,7 +436,7 @@ const settledByGroups = (bounds: FeedBounds) =>
  * one wanted.
  */
 function walkRanges(
-  order: Uint32Array,
+  { low: orderLow, high: orderHigh }: RowOrder,
   ranges: number[],
   from: number,
   skip: number,
@@ -444,10 +446,11 @@ function walkRanges(
   const positions: number[] = [];
   const last = ranges.length - 2;
   let seen = 0;
-  const stop = Math.min(order.length, from + Math.ceil(budget));
+  const size = orderLow.length;
+  const stop = Math.min(size, from + Math.ceil(budget));
   let k = from;
   for (; k < stop && seen < wanted; k++) {
-    const i = order[k]!;
+    const i = orderLow[k]! | (orderHigh[k]! << 16);
     // The last range starting at or before i (binary search over the pairs' starts).
     let low = 0;
     let high = last;
@@ -459,7 +462,7 @@ function walkRanges(
     if (i < ranges[low]! || i >= ranges[low + 1]!) continue;
     if (seen++ >= skip) positions.push(i);
   }
-  return seen < wanted && k < order.length ? null : positions;
+  return seen < wanted && k < size ? null : positions;
 }
 
 /**
@@ -467,7 +470,7 @@ function walkRanges(
  * stops at the last one wanted, or (null) after `budget` entries without it.
  */
 function walk(
-  order: Uint32Array,
+  { low: orderLow, high: orderHigh }: RowOrder,
   matches: Uint32Array,
   from: number,
   skip: number,
@@ -476,12 +479,13 @@ function walk(
 ): number[] | null {
   const positions: number[] = [];
   let seen = 0;
-  const stop = Math.min(order.length, from + Math.ceil(budget));
+  const size = orderLow.length;
+  const stop = Math.min(size, from + Math.ceil(budget));
   let k = from;
   for (; k < stop && seen < wanted; k++) {
-    const i = order[k]!;
+    const i = orderLow[k]! | (orderHigh[k]! << 16);
     if ((matches[i >>> 5]! & (1 << (i & 31))) === 0) continue;
     if (seen++ >= skip) positions.push(i);
   }
-  return seen < wanted && k < order.length ? null : positions;
+  return seen < wanted && k < size ? null : positions;
 }
