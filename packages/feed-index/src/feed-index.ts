@@ -67,20 +67,20 @@ interface Marked {
  *   its groups' rows (and `min_da` only the top of each), one column at a time, into a bitmap
  *   of matches; the total is its popcount.
  * - Each sort has a precomputed permutation (positions in `ORDER BY <sort>, domain` order) and
- *   each position's coarse rank in it (its rank's bucket of 2^rankShift ranks), 5 bytes a row per
- *   sort below 2^24 rows (the permutation as 16 + 8 bits: row-order.ts). A page at offset `o` of
+ *   each position's coarse rank in it (its rank's bucket of 2^rankShift ranks, 256 buckets), 4
+ *   bytes a row per sort below 2^24 rows (the permutation as 16 + 8 bits: row-order.ts). A page at offset `o` of
  *   `total` matches out of `n` rows is either a walk along the permutation testing the bitmap,
  *   which stops after about (o + limit) · n / total entries (broad filters), or, when that would
  *   be longer than the matches themselves (narrow filters), the matches counted per bucket and
  *   the permutation walked only within the buckets that hold the page: work ∝ min((o + limit) ·
- *   n / total, total + limit · 2^rankShift) + n / 32 (at most 65,536 buckets), never a sort at
+ *   n / total, total + limit · 2^rankShift) + n / 32 (at most 256 buckets), never a sort at
  *   query time.
  */
 export class FeedIndex {
   readonly #parts: FeedIndexParts;
   readonly #clusters: FeedClusters;
   readonly #orders: Record<FeedSort, RowOrder>;
-  readonly #coarseRanks: Record<FeedSort, Uint16Array>;
+  readonly #coarseRanks: Record<FeedSort, Uint8Array>;
   readonly #rankShift: number;
   readonly #firstRanks: Record<FeedSort, Uint32Array>;
   /** Matches of the current query, by position (reused: queries are synchronous). */
