@@ -109,7 +109,7 @@ export class FeedColumnChunksReader {
     const gathered: FeedColumnsState = {
       size,
       status: sharedArray(Uint8Array, size),
-      tld: sharedArray(Uint16Array, size),
+      tld: this.tlds.length <= 256 ? sharedArray(Uint8Array, size) : sharedArray(Uint16Array, size),
       tlds: [...this.tlds],
       droppedAt: this.#gatheredTimes('droppedAt', order),
       firstArchivedAt: this.#gatheredTimes('firstArchivedAt', order),

@@ -57,7 +57,7 @@ export const NO_VALUE = -1;
 export interface FeedColumnsState {
   size: number;
   status: Uint8Array;
-  tld: Uint16Array;
+  tld: Uint8Array | Uint16Array;
   tlds: string[];
   droppedAt: TimeColumnState;
   firstArchivedAt: TimeColumnState;
@@ -81,8 +81,11 @@ export class FeedColumns {
   readonly size: number;
   /** Code into STATUS_CODES (255 for a status this build does not know: never matches). */
   readonly status: Uint8Array;
-  /** Code into `tlds`. */
-  readonly tld: Uint16Array;
+  /**
+   * Code into `tlds`: a Uint16Array while loading; once grouped a Uint8Array when at most 256 TLDs
+   * are in the feed (one byte a row less, issue 35), else a Uint16Array.
+   */
+  readonly tld: Uint8Array | Uint16Array;
   readonly tlds: string[] = [];
   readonly #tldCodes = new Map<string, number>();
   /** Epoch ms as exact codes (time-column.ts), NULL failing every bound as in SQL. */

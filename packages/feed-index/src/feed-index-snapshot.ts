@@ -12,9 +12,10 @@ import { mapTypedArrayFile, TypedArrayFileError, writeTypedArrayFile } from './t
  * not read wrongly). Bump the layout whenever FeedIndexPartsState changes: 2 since the coarse ranks,
  * the labels without their TLD and the Int8 length (28 Nov); 3 since the times as codes
  * (time-column.ts), the 0/1 columns as bitmaps, the alt-TLD count as Int8 and the label offsets; 4 since the sorts'
- * permutations split in low and high parts (row-order.ts); 5 since the coarse ranks in one byte.
+ * permutations split in low and high parts (row-order.ts); 5 since the coarse ranks in one byte; 6
+ * since the TLD code in one byte when at most 256 TLDs are in the feed.
  */
-const SNAPSHOT_KIND = 'feed-index-parts/5';
+const SNAPSHOT_KIND = 'feed-index-parts/6';
 
 /** What a snapshot says of the index it holds, beside its parts. */
 export interface FeedIndexSnapshotMeta {

@@ -70,3 +70,28 @@ describe('FeedIndex pages of narrow filters (coarse ranks)', () => {
     assert.deepEqual([0, 1, 256, 257, 512, 513, 65_536, 10_000_000].map(rankShift), [0, 0, 0, 1, 1, 2, 8, 16]);
   });
 });
+
+describe('FeedIndex over many TLDs', () => {
+  test('keeps the TLD code in one byte up to 256 TLDs and in two beyond, with the same pages', () => {
+    for (const tldCount of [256, 257]) {
+      const tlds = Array.from({ length: tldCount }, (_, n) => `t${n}`);
+      const feed = rows(3 * tldCount).map((row, i) => {
+        const label = row.domain.slice(0, row.domain.indexOf('.'));
+        const tld = tlds[i % tldCount]!;
+        return { ...row, domain: `${label}.${tld}`, tld };
+      });
+      const index = FeedIndex.fromColumns(FeedColumns.fromRows(feed), 0);
+      assert.equal(index.columns.tld.BYTES_PER_ELEMENT, tldCount <= 256 ? 1 : 2, `${tldCount} TLDs`);
+      for (const tld of [tlds[0]!, tlds[tldCount - 1]!]) {
+        const page = index.page(
+          parseFeedFilters({ tld, status: 'any' }, tlds),
+          { sort: 'da', limit: 100, offset: 0 },
+          NOW,
+        );
+        const expected = feed.filter((row) => row.tld === tld).map((row) => row.domain);
+        assert.deepEqual([...page.domains].sort(), expected.sort(), `${tld} of ${tldCount}`);
+        assert.equal(page.total, 3);
+      }
+    }
+  });
+});
