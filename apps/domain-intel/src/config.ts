@@ -129,7 +129,7 @@ export const envSchema = baseEnvSchema.extend({
   FEED_COUNT_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   /**
    * `memory` (default): pages and totals of /v1/domains come from an in-memory columnar index of
-   * the feed's filter and sort columns (about 90 MB per million feed rows), rebuilt after each
+   * the feed's filter and sort columns (about 80 MB per million feed rows), rebuilt after each
    * pipeline run; `off`: SQL only (hosts that cannot spare the memory).
    */
   FEED_INDEX: z.enum(['memory', 'off']).default('memory'),
@@ -146,7 +146,7 @@ export const envSchema = baseEnvSchema.extend({
    */
   FEED_INDEX_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(0),
   /**
-   * The most rows the in-memory feed index holds (0: no ceiling; ~90 MB per million): beyond it the
+   * The most rows the in-memory feed index holds (0: no ceiling; ~80 MB per million): beyond it the
    * oldest days of drops are left out, logged (feed_index_ceiling), and answered by SQL.
    */
   FEED_INDEX_MAX_ROWS: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
@@ -155,7 +155,7 @@ export const envSchema = baseEnvSchema.extend({
    * DATA_DIR/feed-index; empty: none, each process builds its own index and writes nothing): one
    * process builds the index of a feed version and writes it there, every process maps that file
    * (one copy in memory per host), and a process starting maps the newest at once instead of
-   * answering from SQL while it builds. About 90 MB of disk per million feed rows, two files
+   * answering from SQL while it builds. About 80 MB of disk per million feed rows, two files
    * while one replaces the other.
    */
   FEED_INDEX_DIR: z.string().optional(),
