@@ -293,7 +293,7 @@ async function recheckOne(
       check_failures: 0,
       last_checked_at: now,
       verified_at: now,
-      ...(to === 'dropped' ? { dropped_at: now } : {}),
+      ...(to === 'dropped' ? { dropped_at: droppedAtOf(now) } : {}),
     },
     published === null
       ? undefined
@@ -304,11 +304,18 @@ async function recheckOne(
             expectedAt: Number(published),
             earliest: numberOrNull(candidate.expected_drop_earliest),
             latest: numberOrNull(candidate.expected_drop_latest),
-            droppedAt: now,
+            droppedAt: droppedAtOf(now),
           }),
   );
   return moved ? to : 'unchanged';
 }
+
+/**
+ * A drop's time as the feed records it: to the whole second. The feed index keeps a time column as
+ * 32-bit codes of the times' common unit (packages/feed-index time-column.ts): in seconds they span
+ * 136 years, in milliseconds 49.7 days, past which the column falls back to 8 bytes a row.
+ */
+const droppedAtOf = (now: number) => Math.floor(now / 1000) * 1000;
 
 /** An int8 column as a driver gives it (Postgres: maybe a string), NULL as null. */
 const numberOrNull = (value: number | string | null) => (value === null ? null : Number(value));

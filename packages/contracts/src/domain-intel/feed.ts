@@ -8,7 +8,9 @@ export const FeedRecord = Type.Object({
   status: Type.String({
     description: 'left-zone, redemption, pending-delete, dropped, returned, re-registered or new',
   }),
-  dropped_at: Nullable(Type.String({ format: 'date-time', description: 'When RDAP first verified the drop' })),
+  dropped_at: Nullable(
+    Type.String({ format: 'date-time', description: 'When RDAP first verified the drop (to the second)' }),
+  ),
   first_archived: Nullable(Type.String({ format: 'date', description: 'First Wayback Machine capture' })),
   age_years: Nullable(Type.Number({ description: 'Years since the first capture, one decimal, rounded down' })),
   alt_tld_count: Nullable(Type.Integer({ description: 'Other tracked TLDs where the same label is registered' })),
