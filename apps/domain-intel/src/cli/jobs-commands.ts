@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { errorMessage } from '@repo/server-kit';
 import { cliValue } from '@repo/server-kit/cli';
+import { errorMessage } from '@repo/server-kit/errors';
 import type { Command } from 'commander';
 import type { AppContext } from '../context.ts';
 import type { LeasedOutcome } from '../jobs/lease.ts';
