@@ -25,10 +25,11 @@ import { type Settled, type UnansweredTake, UnansweredTakes } from './unanswered
 // counted before (a proxy's re-send) and answers {-3, the count its call was given} without
 // taking (the first answer again, whatever was counted since); a request that takes its unit
 // writes its marker, holding its count, in the same step, so a unit and its marker never exist
-// one without the other. The mirror is written in the same step, so the two never disagree. The requests are
-// applied in order (two for one counter see each other's units). Each runs under pcall, so a
-// request Redis refuses (a key of the wrong type) fails alone instead of failing the turn of every
-// other account: replies are {taken, used} per request, {-1, error message}, {-2, 0} or {-3, used}.
+// one without the other. The mirror is written in the same step, so the two never disagree. The
+// requests are applied in order (two for one counter see each other's units). Each runs under
+// pcall, so a request Redis refuses (a key of the wrong type) fails alone instead of failing the
+// turn of every other account: replies are {taken, used} per request, {-1, error message},
+// {-2, 0} or {-3, used}.
 const TAKE_MANY = `
 local function take(key, history, marker, limit, ttl, historyTtl, units, start, markerTtl)
   local used = redis.call('GET', key)

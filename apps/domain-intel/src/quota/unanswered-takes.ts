@@ -22,8 +22,8 @@ export type Settled = 'refunded' | 'not_counted';
  * UNANSWERED_SETTLE_INTERVAL_MS while any wait, asks the store to give the unit back if the marker
  * is there (and remove it). A take that cannot be settled yet (Redis still failing over) is
  * asked again; one whose marker may have expired (`markerSeconds`, the store's
- * REQUEST_ID_SECONDS) cannot be told apart any more and is dropped, counted in `expired`. Takes without an id have no marker: their loss stays
- * the documented bound of an outage.
+ * REQUEST_ID_SECONDS) cannot be told apart any more and is dropped, counted in `expired`. Takes
+ * without an id have no marker: their loss stays the documented bound of an outage.
  */
 export class UnansweredTakes {
   readonly #settle: (take: UnansweredTake) => Promise<Settled>;
